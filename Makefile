@@ -1,0 +1,37 @@
+# Two commands for a fresh machine (Python 3.11+, pip, Node/npm):
+#   make run   — install everything, then serve the billing simulator on its embedded defaults
+#   make test  — install everything, then run the whole test suite
+# Both are idempotent: the virtualenv is (re)built only when pyproject.toml changes.
+
+VENV   := .venv
+PYTHON := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install run test test-fast models lint-contract bench
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	# The CPU build of torch first, so the embeddings extra never drags in a multi-GB CUDA build.
+	$(PYTHON) -m pip install --quiet 'torch==2.13.0'
+	$(PYTHON) -m pip install --quiet -e '.[dev,embeddings,postgres-embedded]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(VENV)/bin/billing-sim serve
+
+test: install
+	$(PYTHON) -m pytest
+
+# A quicker loop for development: everything but the tests marked slow.
+test-fast: install
+	$(PYTHON) -m pytest -m "not slow"
+
+# Regenerate the client's models from the contract.
+models: install
+	$(PYTHON) -m client.codegen
+
+lint-contract:
+	npx --yes @redocly/cli@2.77.0 lint contract/openapi.yaml

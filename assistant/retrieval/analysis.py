@@ -1,0 +1,179 @@
+"""The text analyzer shared by the full-text index of every backend and by queries.
+
+Why our own analyzer instead of the database's: Postgres' default parser splits
+``INV-2026-004281`` into ``inv``, ``-2026``, ``-0042``... and SQLite's ``unicode61`` splits it
+on the dashes too, so neither can find an identifier by its exact text. Billing questions
+hinge on exactly those tokens (invoice numbers, RIF, cédula, account numbers, phones, plan
+ids), and an embedding cannot score digits. So identifiers are recognised first, by the
+formats the billing contract documents, and emitted as one canonical term each; the rest of
+the text becomes lower-cased, accent-free words. Both backends index the *terms* this module
+produces, never raw text, which is also what makes their rankings identical.
+
+Canonicalisation is limited to equivalences the source system itself treats as the same
+identifier (case, the dotted and undotted ways people write a cédula, the local and E.164
+forms of a phone number). It never drops digits or leading zeros: two different invoices
+must never collapse into one term.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from assistant.retrieval.stopwords import STOPWORDS
+
+_IDENTIFIER = re.compile(
+    r"""
+    (?<![\w-])(?:
+        (?P<invoice>INV-\d{4}-\d{6})
+      | (?P<payment>PAY-\d{10})
+      | (?P<plan>PLN(?:-[A-Z0-9]+)+)
+      | (?P<rif>[VEJGP]-?\d{8}-\d|[JGP]-?\d{9})
+      | (?P<cedula>[VE]-?(?:\d{1,3}(?:\.\d{3}){1,2}|\d{6,9}))
+      | (?P<phone>(?:\+58[\s-]?|0)(?:412|414|416|424|426)[\s-]?\d{3}[\s-]?\d{4})
+      | (?P<account>[1-9]\d{9})
+    )(?![\w-])
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+"""Identifier formats from the billing contract, most specific first.
+
+The order matters only where formats overlap: a RIF (``J-12345678-9``) is tried before a
+cédula so its check digit is not cut off; a phone before an account number. The look-arounds
+stop a match inside a longer token (``INV-2026-0042810`` is not ``INV-2026-004281``)."""
+
+_WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
+_COMBINING_MARK = re.compile(r"[\u0300-\u036f]")
+_THOUSANDS_GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+_AMOUNT = re.compile(r"^\d+(?:[.,]\d{3})*[.,]\d{2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerms:
+    """What a query asks the full-text index for.
+
+    ``identifiers`` are canonical identifier terms (always searched on their own, never
+    AND-ed with the words); ``words`` are the content words, stopwords removed.
+    """
+
+    identifiers: tuple[str, ...]
+    words: tuple[str, ...]
+
+    @property
+    def all_terms(self) -> tuple[str, ...]:
+        return self.identifiers + self.words
+
+    def __bool__(self) -> bool:
+        return bool(self.identifiers or self.words)
+
+
+def strip_accents(text: str) -> str:
+    """Lower-case ``text`` and drop diacritics: ``Cédula`` → ``cedula``, ``año`` → ``ano``.
+
+    Subscribers type without accents on a phone keyboard as often as with them, so both
+    spellings must meet in the index.
+    """
+    return _COMBINING_MARK.sub("", unicodedata.normalize("NFKD", text.lower()))
+
+
+def canonical_identifier(kind: str, raw: str) -> str:
+    """The single index term for an identifier of ``kind`` written as ``raw``.
+
+    Only separators the issuing system treats as cosmetic are removed: the thousands dots
+    of a cédula, the spaces and dashes of a phone number.
+    """
+    token = raw.lower()
+    if kind == "cedula":
+        return f"{token[0]}-{re.sub(r'[^0-9]', '', token)}"
+    if kind == "rif":
+        digits = re.sub(r"[^0-9]", "", token)
+        return f"{token[0]}-{digits[:8]}-{digits[8:]}"
+    if kind == "phone":
+        digits = re.sub(r"[^0-9]", "", token)
+        national = digits[2:] if digits.startswith("58") else digits[1:]
+        return f"+58{national}"
+    return token
+
+
+def _identifier_digits(kind: str, canonical: str) -> str | None:
+    """The bare number of a personal/tax ID, indexed too so ``12345678`` alone still hits."""
+    if kind in {"cedula", "rif"}:
+        return re.sub(r"[^0-9]", "", canonical)
+    return None
+
+
+def canonical_number(token: str) -> str:
+    """One spelling per numeric value, whatever the locale.
+
+    ``250,00`` and ``250.00`` (an amount: the last separator is followed by two digits)
+    become ``250.00``; ``1.500,00`` and ``1,500.00`` become ``1500.00``; ``12.345.678``
+    (thousands groups) becomes ``12345678``. Anything else is kept as written.
+    """
+    if _AMOUNT.match(token):
+        cut = max(token.rfind("."), token.rfind(","))
+        return re.sub(r"[.,]", "", token[:cut]) + "." + token[cut + 1 :]
+    if _THOUSANDS_GROUPED.match(token):
+        return re.sub(r"[.,]", "", token)
+    return token
+
+
+def fold_plural(word: str) -> str:
+    """A deliberately light stemmer for Spanish and English plurals.
+
+    ``facturas``/``factura``, ``pagos``/``pago``, ``fees``/``fee``, ``reconexiones``/
+    ``reconexion`` meet; nothing else is touched. A full Snowball stemmer needs the query's
+    language, which a WhatsApp message does not declare, and over-stemming merges words an
+    operator keeps apart (``cargo``/``carga``). When in doubt this leaves a word alone.
+    """
+    if len(word) > 5 and word.endswith("iones"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _identifier_spans(text: str) -> Iterator[tuple[int, int, str, str]]:
+    for match in _IDENTIFIER.finditer(text):
+        kind = match.lastgroup
+        assert kind is not None
+        yield match.start(), match.end(), kind, canonical_identifier(kind, match.group())
+
+
+def _words(text: str) -> Iterator[str]:
+    for raw in _WORD.findall(strip_accents(text)):
+        if raw[0].isdigit():
+            yield canonical_number(raw)
+        elif len(raw) > 1 and raw not in STOPWORDS:
+            yield fold_plural(raw)
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry meaning: normalised, stopwords removed, in order.
+
+    Identifiers are *not* recognised here; this is the view the lexical embedder uses.
+    """
+    return list(_words(text))
+
+
+def analyze_query(text: str) -> QueryTerms:
+    """Split a query into canonical identifiers and content words, each once, in order."""
+    identifiers: dict[str, None] = {}
+    words: dict[str, None] = {}
+    cursor = 0
+    for start, end, kind, canonical in _identifier_spans(text):
+        words.update(dict.fromkeys(_words(text[cursor:start])))
+        identifiers[canonical] = None
+        digits = _identifier_digits(kind, canonical)
+        if digits:
+            words[digits] = None
+        cursor = end
+    words.update(dict.fromkeys(_words(text[cursor:])))
+    return QueryTerms(tuple(identifiers), tuple(w for w in words if w not in identifiers))
+
+
+def index_terms(text: str) -> list[str]:
+    """The distinct terms under which a chunk is indexed, sorted for a stable index row."""
+    query = analyze_query(text)
+    return sorted(set(query.all_terms))

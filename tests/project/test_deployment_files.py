@@ -1,0 +1,53 @@
+"""docker itself is not available here, so check what can be checked: every command a service
+built from this project runs is a command the project really installs, and every path the
+Dockerfile copies exists."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _scripts() -> set[str]:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return set(pyproject["project"]["scripts"])
+
+
+def _service_commands() -> dict[str, list[str]]:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
+    commands = {}
+    for name, service in compose["services"].items():
+        if "build" in service:
+            command = service["command"]
+            commands[name] = command if isinstance(command, list) else command.split()
+    return commands
+
+
+def test_every_built_service_runs_a_declared_console_script() -> None:
+    commands = _service_commands()
+    assert "simulator" in commands
+    scripts = _scripts()
+    assert {name: argv[0] for name, argv in commands.items() if argv[0] not in scripts} == {}
+
+
+def test_every_service_subcommand_exists_in_its_cli() -> None:
+    """`billing-sim serve` must be a real subcommand of the installed program, not just a name."""
+    bin_dir = Path(sys.executable).parent
+    for argv in _service_commands().values():
+        result = subprocess.run(
+            [str(bin_dir / argv[0]), argv[1], "--help"], capture_output=True, text=True, timeout=60
+        )
+        assert result.returncode == 0, f"{argv[0]} {argv[1]}: {result.stderr[-500:]}"
+
+
+def test_dockerfile_copies_only_paths_that_exist() -> None:
+    for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines():
+        if line.startswith("COPY "):
+            for source in line.split()[1:-1]:
+                assert (ROOT / source).exists(), source
