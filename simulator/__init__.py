@@ -1,1 +1,48 @@
-"""simulator package."""
+"""Stateful billing simulator served from `contract/openapi.yaml`, with faults and a test clock.
+
+Public seams (stable; other packages and the pytest plugin build on them):
+
+- `create_app(config) -> Starlette` — the whole simulator (billing API + `/_sim` admin API).
+  Test it in-process with `httpx.ASGITransport(app=app)` or on loopback with
+  `serve_in_thread(app)` (uvicorn on 127.0.0.1, free port).
+- `SimulatorConfig` — seed, customers per tenant, `state_path` (SQLite), `scenario`,
+  `admin_token` (env `BILLING_SIM_ADMIN_TOKEN`, dev default `sim-admin-dev-token`),
+  `allow_fault_header`, `validate_responses`, `raise_on_invalid_response`,
+  `validation_engine`, `clock` (fault clock: `RealClock` / `ManualClock`), `start_time`.
+- `dataset_info(state)` and `generate(seed, customers_per_tenant)` — the dataset and what
+  tests need to know about it (tenants, API keys, sample customers, invoice numbers,
+  near-duplicate pairs, another tenant's invoice). `billing-sim info --seed N` prints it.
+- `SimulatorControl` (`control_of(app)`) — in-process admin: `faults.add/clear/remove/list/
+  events/load_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
+- Socket faults (timeout, connection reset/drop, truncated body) act on the TCP connection
+  under uvicorn; in-process they are emulated by raising the httpx transport error a
+  client would get (see `simulator.faults.socket`).
+"""
+
+from simulator.app import create_app
+from simulator.config import ADMIN_PREFIX, ADMIN_TOKEN_ENV, DEV_ADMIN_TOKEN, SimulatorConfig
+from simulator.control import SimulatorControl, control_of
+from simulator.faults.clock import ManualClock, RealClock
+from simulator.faults.kinds import KINDS
+from simulator.server import RunningServer, serve_in_thread
+from simulator.state.dataset import generate
+from simulator.state.info import dataset_info
+from simulator.validation import ContractViolation
+
+__all__ = [
+    "ADMIN_PREFIX",
+    "ADMIN_TOKEN_ENV",
+    "DEV_ADMIN_TOKEN",
+    "KINDS",
+    "ContractViolation",
+    "ManualClock",
+    "RealClock",
+    "RunningServer",
+    "SimulatorConfig",
+    "SimulatorControl",
+    "control_of",
+    "create_app",
+    "dataset_info",
+    "generate",
+    "serve_in_thread",
+]

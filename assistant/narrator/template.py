@@ -1,0 +1,266 @@
+"""The template narrator: deterministic sentences around the API's own figures.
+
+The embedded default, and the baseline any model must beat. It writes Spanish unless the
+subscriber wrote English; every figure is the API's string, either verbatim or regrouped in
+es-VE form (`USD 45,00`, `Bs. 1.234,56`), and every date is the API's date written with month
+names. It never adds, subtracts or rounds: a difference between two bills is only stated when
+the `bill_change` capability computed it. When the data does not have the shape it knows, it
+falls back to quoting the tool's evidence text verbatim rather than guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from assistant.dates import format_date
+from assistant.intents import Intent
+from assistant.language import Language
+from assistant.money import format_amount
+from assistant.narrator.base import Narration, NarrationError, NarrationRequest
+from client.tool_result import ToolResult
+
+Data = Mapping[str, Any]
+
+_INVOICE_STATUS = {"open": ("pendiente", "open"), "paid": ("pagada", "paid"),
+                   "overdue": ("vencida", "overdue"), "void": ("anulada", "void")}
+_LINE_KIND = {
+    "plan_charge": ("Plan", "Plan"), "proration": ("Prorrateo", "Proration"),
+    "late_fee": ("Recargo por mora", "Late fee"), "tax": ("IVA", "VAT (IVA)"),
+    "installation": ("Instalación", "Installation"), "equipment": ("Equipo", "Equipment"),
+    "reconnection": ("Reconexión", "Reconnection"), "discount": ("Descuento", "Discount"),
+}
+_METHOD = {"pago_movil": ("Pago Móvil", "Pago Móvil"),
+           "bank_transfer": ("transferencia bancaria", "bank transfer"),
+           "zelle": ("Zelle", "Zelle"), "cash": ("efectivo", "cash"),
+           "card": ("tarjeta en punto de venta", "card at a point of sale")}
+_SERVICE_STATUS = {"active": ("activo", "active"), "suspended": ("suspendido", "suspended"),
+                   "cancelled": ("cancelado", "cancelled")}
+
+
+class _Writer:
+    """Phrases in the subscriber's language, with the API's figures formatted for them."""
+
+    def __init__(self, language: Language) -> None:
+        self.language = language
+
+    def t(self, es: str, en: str) -> str:
+        return en if self.language is Language.ENGLISH else es
+
+    def label(self, table: Mapping[str, tuple[str, str]], key: str) -> str:
+        return self.t(*table[key])
+
+    def money(self, amount: str, currency: str) -> str:
+        return format_amount(amount, currency, self.language)
+
+    def day(self, iso: str) -> str:
+        return format_date(date.fromisoformat(iso[:10]), self.language)
+
+
+def _balance(w: _Writer, data: Data) -> str:
+    c = data["currency"]
+    text = w.t(
+        f"Según el sistema de facturación, tu cuenta {data['account_number']} tiene un saldo "
+        f"neto de {w.money(data['net_balance'], c)}. Por pagar: {w.money(data['amount_due'], c)}; "
+        f"vencido: {w.money(data['overdue_amount'], c)}; saldo a favor: "
+        f"{w.money(data['credit_balance'], c)}.",
+        f"According to the billing system, account {data['account_number']} has a net balance "
+        f"of {w.money(data['net_balance'], c)}. Amount due: {w.money(data['amount_due'], c)}; "
+        f"overdue: {w.money(data['overdue_amount'], c)}; credit: "
+        f"{w.money(data['credit_balance'], c)}.")
+    if data.get("next_due_date"):
+        day = w.day(data["next_due_date"])
+        text += w.t(f" Tu próximo vencimiento es el {day}.", f" Your next due date is {day}.")
+    return text
+
+
+def _invoice_line(w: _Writer, invoice: Data) -> str:
+    c = invoice["currency"]
+    status = w.label(_INVOICE_STATUS, invoice["status"])
+    return w.t(
+        f"• {invoice['invoice_number']}: emitida el {w.day(invoice['issue_date'])}, vence el "
+        f"{w.day(invoice['due_date'])}, total {w.money(invoice['total'], c)}, por pagar "
+        f"{w.money(invoice['amount_due'], c)} ({status}).",
+        f"• {invoice['invoice_number']}: issued {w.day(invoice['issue_date'])}, due "
+        f"{w.day(invoice['due_date'])}, total {w.money(invoice['total'], c)}, amount due "
+        f"{w.money(invoice['amount_due'], c)} ({status}).")
+
+
+def _invoices(w: _Writer, data: Data) -> str:
+    invoices: Sequence[Data] = data["invoices"]
+    if not invoices:
+        return w.t("No encontré facturas con ese criterio en tu cuenta.",
+                   "I found no invoices like that on your account.")
+    header = (w.t("Tu factura más reciente:", "Your most recent invoice:") if len(invoices) == 1
+              else w.t("Tus facturas más recientes:", "Your most recent invoices:"))
+    return "\n".join([header, *(_invoice_line(w, invoice) for invoice in invoices)])
+
+
+def _invoice(w: _Writer, invoice: Data) -> str:
+    c = invoice["currency"]
+    period = invoice["billing_period"]
+    status = w.label(_INVOICE_STATUS, invoice["status"])
+    lines = [f"• {w.label(_LINE_KIND, item['kind'])}: {w.money(item['amount'], c)}"
+             for item in invoice["line_items"]]
+    head = w.t(
+        f"Factura {invoice['invoice_number']} ({status}): período del {w.day(period['start'])} "
+        f"al {w.day(period['end'])}, emitida el {w.day(invoice['issue_date'])}, vence el "
+        f"{w.day(invoice['due_date'])}.\nDetalle:",
+        f"Invoice {invoice['invoice_number']} ({status}): period {w.day(period['start'])} to "
+        f"{w.day(period['end'])}, issued {w.day(invoice['issue_date'])}, due "
+        f"{w.day(invoice['due_date'])}.\nDetails:")
+    totals = w.t(
+        f"Subtotal {w.money(invoice['subtotal'], c)}; IVA {w.money(invoice['tax'], c)}; total "
+        f"{w.money(invoice['total'], c)}; pagado {w.money(invoice['amount_paid'], c)}; por pagar "
+        f"{w.money(invoice['amount_due'], c)}.",
+        f"Subtotal {w.money(invoice['subtotal'], c)}; VAT {w.money(invoice['tax'], c)}; total "
+        f"{w.money(invoice['total'], c)}; paid {w.money(invoice['amount_paid'], c)}; amount due "
+        f"{w.money(invoice['amount_due'], c)}.")
+    return "\n".join([head, *lines, totals])
+
+
+def _last_payment(w: _Writer, data: Data) -> str:
+    payment = data["payment"]
+    if payment is None:
+        return w.t("No encontré pagos registrados en tu cuenta.",
+                   "I could not find any payments on your account.")
+    c = payment["currency"]
+    method = w.label(_METHOD, payment["method"])
+    text = w.t(
+        f"Tu último pago registrado es {payment['payment_id']}, del "
+        f"{w.day(payment['received_at'])}, por {w.money(payment['amount'], c)} ({method})",
+        f"Your last recorded payment is {payment['payment_id']}, on "
+        f"{w.day(payment['received_at'])}, for {w.money(payment['amount'], c)} ({method})")
+    if payment.get("reference"):
+        text += w.t(f", referencia {payment['reference']}", f", reference {payment['reference']}")
+    text += "."
+    allocations = "; ".join(f"{a['invoice_number']} ({w.money(a['amount'], c)})"
+                            for a in payment["allocations"])
+    if allocations:
+        text += w.t(f" Se aplicó a: {allocations}.", f" It paid: {allocations}.")
+    if Decimal(payment["unapplied_amount"]) != 0:
+        unapplied = w.money(payment["unapplied_amount"], c)
+        text += w.t(f" Quedaron {unapplied} como saldo a favor.",
+                    f" {unapplied} became credit on your account.")
+    return text
+
+
+def _plan(w: _Writer, data: Data) -> str:
+    subscription = data["subscription"]
+    plan = subscription["plan"]
+    price = w.money(plan["monthly_price"], plan["currency"])
+    status = w.label(_SERVICE_STATUS, subscription["status"])
+    text = w.t(
+        f"Tu plan actual es {plan['name']} ({plan['plan_id']}): {plan['download_mbps']} Mbps de "
+        f"bajada y {plan['upload_mbps']} Mbps de subida por {price} al mes. Estado del servicio: "
+        f"{status}.",
+        f"Your current plan is {plan['name']} ({plan['plan_id']}): {plan['download_mbps']} Mbps "
+        f"down and {plan['upload_mbps']} Mbps up for {price} a month. Service status: {status}.")
+    if subscription.get("next_billing_date"):
+        day = w.day(subscription["next_billing_date"])
+        text += w.t(f" Tu próxima factura se emite el {day}.",
+                    f" Your next invoice is issued on {day}.")
+    change = subscription.get("pending_change")
+    if change:
+        day = w.day(change["effective_date"])
+        target = data.get("pending_plan") or {}
+        name = f"{target['name']} ({change['plan_id']})" if target else change["plan_id"]
+        text += w.t(f" Tienes un cambio programado al plan {name} a partir del {day}.",
+                    f" A change to plan {name} is scheduled from {day}.")
+    return text
+
+
+def _direction(w: _Writer, difference: str, currency: str) -> str:
+    """Up or down in words with the unsigned figure, as the tool's evidence states it."""
+    if difference.startswith("-"):
+        return w.t("bajó ", "went down by ") + w.money(difference[1:], currency)
+    if Decimal(difference) == 0:
+        return w.t("no cambió", "did not change")
+    return w.t("subió ", "went up by ") + w.money(difference, currency)
+
+
+def _change_lines(w: _Writer, data: Data, latest: Data) -> list[str]:
+    c = latest["currency"]
+    lines = []
+    for kind in data["appeared"]:
+        amounts = [item["amount"] for item in latest["line_items"] if item["kind"] == kind]
+        amount = f" {w.t('de', 'of')} {w.money(amounts[0], c)}" if len(amounts) == 1 else ""
+        lines.append(f"• {w.label(_LINE_KIND, kind)}: {w.t('cargo nuevo', 'new charge')}{amount}.")
+    lines += [w.t(f"• {w.label(_LINE_KIND, kind)}: ya no aparece.",
+                  f"• {w.label(_LINE_KIND, kind)}: no longer charged.")
+              for kind in data["disappeared"]]
+    lines += [f"• {w.label(_LINE_KIND, kind)}: {_direction(w, difference, c)}."
+              for kind, difference in data["changed"].items()]
+    return lines
+
+
+def _bill_change(w: _Writer, data: Data) -> str:
+    latest, previous = data["latest"], data["previous"]
+    if previous is None:
+        return w.t(
+            f"Tienes una sola factura, {latest['invoice_number']}: todavía no hay una anterior "
+            "con la que compararla.",
+            f"You have a single invoice, {latest['invoice_number']}: there is no previous one "
+            "to compare it with yet.")
+    head = w.t(
+        f"Tu factura {latest['invoice_number']} es de "
+        f"{w.money(latest['total'], latest['currency'])} y la anterior, "
+        f"{previous['invoice_number']}, fue de {w.money(previous['total'], previous['currency'])}.",
+        f"Your invoice {latest['invoice_number']} is "
+        f"{w.money(latest['total'], latest['currency'])} and the previous one, "
+        f"{previous['invoice_number']}, was {w.money(previous['total'], previous['currency'])}.")
+    if data["total_difference"] is None:
+        return head + w.t(" Están en monedas distintas, así que no las comparo.",
+                          " They are in different currencies, so I do not compare them.")
+    total = _direction(w, data["total_difference"], latest["currency"])
+    lines = _change_lines(w, data, latest)
+    return "\n".join([head + w.t(f" El total {total}.", f" The total {total}."),
+                       *([w.t("Lo que cambió:", "What changed:"), *lines] if lines else [])])
+
+
+_BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
+    Intent.BALANCE: _balance,
+    Intent.INVOICES: _invoices,
+    Intent.INVOICE: _invoice,
+    Intent.LAST_PAYMENT: _last_payment,
+    Intent.PLAN: _plan,
+    Intent.BILL_CHANGE: _bill_change,
+}
+
+
+def _from_tool(w: _Writer, intent: Intent, result: ToolResult) -> str:
+    """Narrate one tool result, or quote its evidence when its data has an unknown shape."""
+    try:
+        return _BY_INTENT[intent](w, result.data or {})
+    except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
+        if not result.evidence_text:
+            raise NarrationError(f"cannot narrate {result.capability}: {exc!r}") from exc
+        return w.t("Esto es lo que indica el sistema de facturación: ",
+                   "This is what the billing system shows: ") + result.evidence_text
+
+
+def _policy(w: _Writer, request: NarrationRequest) -> Narration:
+    """Quote the chunk most similar to the question, preferring the subscriber's language."""
+    if not request.chunks:
+        raise NarrationError("a policy answer needs at least one knowledge-base chunk")
+    same_language = [c for c in request.chunks if c.language == request.language.value]
+    candidates = same_language or list(request.chunks)
+    chunk = max(candidates, key=lambda c: c.vector_score or 0.0)  # first of equals wins
+    body = [line for line in chunk.text.strip().splitlines() if not line.lstrip().startswith("#")]
+    intro = w.t("Según nuestras políticas: ", "According to our policies: ")
+    return Narration(intro + ("\n".join(body).strip() or chunk.text.strip()), (chunk.chunk_id,))
+
+
+class TemplateNarrator:
+    """Deterministic narration; see the module docstring for what it will and won't do."""
+
+    def narrate(self, request: NarrationRequest) -> Narration:
+        w = _Writer(request.language)
+        if request.intent not in _BY_INTENT:
+            return _policy(w, request)
+        if not request.tool_results:
+            raise NarrationError(f"no tool result to narrate for intent {request.intent}")
+        parts = [_from_tool(w, request.intent, result) for result in request.tool_results]
+        return Narration("\n\n".join(parts), ())

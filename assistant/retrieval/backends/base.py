@@ -1,0 +1,69 @@
+"""The interface every store implements, and the few rules they share.
+
+A store keeps chunks, their full-text terms and their vectors, and answers three primitive
+questions with its native indexes: which chunks contain a term, which vectors are nearest to
+a query vector, and what a given chunk's cosine is. Everything above that (ranking, fusion,
+pruning) lives in pure functions, so every backend returns the same ranking for the same
+corpus and query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Protocol
+
+from assistant.retrieval.embedders.base import Vectors
+from assistant.retrieval.records import Chunk
+from assistant.retrieval.text_ranking import CorpusStats
+
+SCORE_DECIMALS = 6
+"""Cosines are rounded before they are compared: numpy and pgvector sum float32 products in
+different orders, and the last bits must not reorder two chunks between backends."""
+
+
+def rounded(score: float) -> float:
+    return round(float(score), SCORE_DECIMALS)
+
+
+def nearest_key(item: tuple[str, float]) -> tuple[float, str]:
+    """Best cosine first, ties on chunk id."""
+    return (-item[1], item[0])
+
+
+class ChunkStore(Protocol):
+    def embedder_identity(self) -> str | None:
+        """The identity of the embedder the stored vectors came from; None when empty/new."""
+        ...
+
+    def reset(self, embedder_identity: str, dimension: int) -> None:
+        """Drop every chunk and start over for vectors of ``dimension`` from that embedder."""
+        ...
+
+    def chunk_ids(self) -> set[str]: ...
+
+    def count(self) -> int: ...
+
+    def corpus_stats(self) -> CorpusStats: ...
+
+    def add(self, chunks: Sequence[Chunk], vectors: Vectors) -> None:
+        """Store ``chunks`` (row i of ``vectors`` is chunk i's vector) and index their terms."""
+        ...
+
+    def remove(self, chunk_ids: Collection[str]) -> None: ...
+
+    def postings(self, terms: Sequence[str]) -> dict[str, dict[str, int]]:
+        """For each term, the chunks indexed under it (exact term equality), each with its
+        number of distinct terms (BM25's document length)."""
+        ...
+
+    def nearest(self, vector: Vectors, limit: int) -> list[tuple[str, float]]:
+        """Up to ``limit`` ``(chunk_id, cosine)`` pairs, best first, ties on chunk id."""
+        ...
+
+    def similarities(self, vector: Vectors, chunk_ids: Collection[str]) -> dict[str, float]:
+        """The cosine of each named chunk to ``vector``."""
+        ...
+
+    def fetch(self, chunk_ids: Collection[str]) -> dict[str, Chunk]: ...
+
+    def close(self) -> None: ...

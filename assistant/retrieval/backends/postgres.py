@@ -1,0 +1,188 @@
+"""Production backend: PostgreSQL with pgvector cosine and a GIN-indexed ``tsvector``.
+
+The ``tsvector`` is built with ``array_to_tsvector`` from the analyzer's terms, and queried
+one term at a time with a literal ``'term'::tsquery``: no text-search parser runs on either
+side. That is deliberate: ``to_tsvector``/``plainto_tsquery`` would split ``INV-2026-004281``
+into ``inv``, ``-2026``, ``-004281`` and ``J-12345678-9`` into three tokens, and
+``plainto_tsquery`` ANDs every word of a question. The ``simple`` configuration keeps the
+case folding but not the identifiers, so it is not enough on its own.
+
+Vectors are compared exactly (``ORDER BY embedding <=> query``) with no ANN index, so results
+equal the embedded backend's; an HNSW index is the step to take past a few hundred thousand
+chunks, at the price of approximate neighbours.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from typing import Any
+
+import numpy as np
+
+from assistant.retrieval.analysis import index_terms
+from assistant.retrieval.backends.base import nearest_key, rounded
+from assistant.retrieval.dsn import redact_dsn
+from assistant.retrieval.embedders.base import Vectors
+from assistant.retrieval.errors import StoreError
+from assistant.retrieval.records import Chunk
+from assistant.retrieval.text_ranking import CorpusStats
+
+
+class PostgresStore:
+    """A knowledge base in the ``kb_chunks`` table of one Postgres database."""
+
+    def __init__(self, uri: str) -> None:
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+        except ImportError as exc:  # pragma: no cover - both are core dependencies
+            raise StoreError(f"the PostgreSQL backend needs {exc.name}") from None
+        try:
+            self._db: Any = psycopg.connect(uri, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to {redact_dsn(uri)}: {_first_line(exc)}") from None
+        try:
+            self._db.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            self._db.close()
+            raise StoreError(
+                f"pgvector is not available in {redact_dsn(uri)}: {_first_line(exc)}"
+            ) from None
+        register_vector(self._db)
+        self._db.execute("CREATE TABLE IF NOT EXISTS kb_meta (key text PRIMARY KEY, value text)")
+
+    def embedder_identity(self) -> str | None:
+        row = self._db.execute("SELECT value FROM kb_meta WHERE key = 'embedder'").fetchone()
+        if row is None or not self._has_chunks_table():
+            return None
+        return str(row[0])
+
+    def _has_chunks_table(self) -> bool:
+        return self._db.execute("SELECT to_regclass('kb_chunks') IS NOT NULL").fetchone()[0]
+
+    def reset(self, embedder_identity: str, dimension: int) -> None:
+        with self._db.transaction():
+            self._db.execute("DROP TABLE IF EXISTS kb_chunks")
+            self._db.execute(
+                f"""CREATE TABLE kb_chunks (
+                    chunk_id text PRIMARY KEY,
+                    document text NOT NULL,
+                    heading_path jsonb NOT NULL,
+                    language text NOT NULL,
+                    text text NOT NULL,
+                    terms tsvector NOT NULL,
+                    term_count integer NOT NULL,
+                    embedding vector({int(dimension)}) NOT NULL)"""
+            )
+            self._db.execute("CREATE INDEX kb_chunks_terms ON kb_chunks USING gin (terms)")
+            for key, value in (("embedder", embedder_identity), ("dimension", str(dimension))):
+                self._db.execute(
+                    "INSERT INTO kb_meta (key, value) VALUES (%s, %s)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (key, value),
+                )
+            self._refresh_stats(self._db)
+
+    def chunk_ids(self) -> set[str]:
+        if not self._has_chunks_table():
+            return set()
+        return {row[0] for row in self._db.execute("SELECT chunk_id FROM kb_chunks")}
+
+    def count(self) -> int:
+        return self.corpus_stats().chunks
+
+    def add(self, chunks: Sequence[Chunk], vectors: Vectors) -> None:
+        """Bulk-load through ``COPY`` into a temporary table, then build the tsvectors in SQL."""
+        with self._db.transaction(), self._db.cursor() as cursor:
+            cursor.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS kb_chunks_load (chunk_id text, document text,"
+                " heading_path jsonb, language text, text text, term_list text[],"
+                " embedding vector) ON COMMIT DELETE ROWS"
+            )
+            with cursor.copy(
+                "COPY kb_chunks_load (chunk_id, document, heading_path, language, text,"
+                " term_list, embedding) FROM STDIN"
+            ) as copy:
+                for chunk, vector in zip(chunks, vectors, strict=True):
+                    copy.write_row(
+                        (
+                            chunk.chunk_id,
+                            chunk.document,
+                            json.dumps(chunk.heading_path, ensure_ascii=False),
+                            chunk.language,
+                            chunk.text,
+                            index_terms(chunk.searchable_text),
+                            np.asarray(vector, dtype=np.float32),
+                        )
+                    )
+            cursor.execute(
+                "INSERT INTO kb_chunks (chunk_id, document, heading_path, language, text, terms,"
+                " term_count, embedding) SELECT chunk_id, document, heading_path, language, text,"
+                " array_to_tsvector(term_list), cardinality(term_list), embedding"
+                " FROM kb_chunks_load"
+            )
+            self._refresh_stats(cursor)
+
+    def remove(self, chunk_ids: Collection[str]) -> None:
+        with self._db.transaction(), self._db.cursor() as cursor:
+            cursor.execute("DELETE FROM kb_chunks WHERE chunk_id = ANY(%s)", (list(chunk_ids),))
+            self._refresh_stats(cursor)
+
+    @staticmethod
+    def _refresh_stats(executor: Any) -> None:
+        """Keep count and term total in ``kb_meta``, updated in the writing transaction, so a
+        query reads one row instead of aggregating the whole table."""
+        executor.execute(
+            "INSERT INTO kb_meta (key, value) SELECT 'stats', count(*) || ' ' ||"
+            " coalesce(sum(term_count), 0) FROM kb_chunks"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        )
+
+    def corpus_stats(self) -> CorpusStats:
+        row = self._db.execute("SELECT value FROM kb_meta WHERE key = 'stats'").fetchone()
+        count, total = row[0].split() if row else (0, 0)
+        return CorpusStats.from_totals(int(count), int(total))
+
+    def postings(self, terms: Sequence[str]) -> dict[str, dict[str, int]]:
+        result: dict[str, dict[str, int]] = {term: {} for term in terms}
+        rows = self._db.execute(
+            "SELECT q.term, c.chunk_id, c.term_count FROM unnest(%s::text[]) AS q(term)"
+            " JOIN kb_chunks c ON c.terms @@ quote_literal(q.term)::tsquery",
+            (list(terms),),
+        )
+        for term, chunk_id, term_count in rows:
+            result[term][chunk_id] = term_count
+        return result
+
+    def nearest(self, vector: Vectors, limit: int) -> list[tuple[str, float]]:
+        if limit < 1 or not self._has_chunks_table():
+            return []
+        rows = self._db.execute(
+            "SELECT chunk_id, 1 - (embedding <=> %s) AS score FROM kb_chunks"
+            " ORDER BY round((1 - (embedding <=> %s))::numeric, 6) DESC, chunk_id LIMIT %s",
+            (np.asarray(vector, dtype=np.float32),) * 2 + (limit,),
+        ).fetchall()
+        return sorted(((chunk_id, rounded(score)) for chunk_id, score in rows), key=nearest_key)
+
+    def similarities(self, vector: Vectors, chunk_ids: Collection[str]) -> dict[str, float]:
+        rows = self._db.execute(
+            "SELECT chunk_id, 1 - (embedding <=> %s) FROM kb_chunks WHERE chunk_id = ANY(%s)",
+            (np.asarray(vector, dtype=np.float32), list(chunk_ids)),
+        )
+        return {chunk_id: rounded(score) for chunk_id, score in rows}
+
+    def fetch(self, chunk_ids: Collection[str]) -> dict[str, Chunk]:
+        rows = self._db.execute(
+            "SELECT chunk_id, document, heading_path, language, text FROM kb_chunks"
+            " WHERE chunk_id = ANY(%s)",
+            (list(chunk_ids),),
+        )
+        return {row[0]: Chunk(row[0], row[1], tuple(row[2]), row[3], row[4]) for row in rows}
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

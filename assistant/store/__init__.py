@@ -1,0 +1,59 @@
+"""The conversation store: SQLite by default, PostgreSQL by DSN.
+
+    store = open_conversation_store()                                # SQLite in memory
+    store = open_conversation_store("sqlite:///var/conversations.sqlite3")   # relative path
+    store = open_conversation_store("sqlite:////srv/bot/conversations.sqlite3")  # absolute
+    store = open_conversation_store("postgresql://bot@db:5432/billing")
+
+The SQLite DSN follows the SQLAlchemy convention everyone already knows (three slashes, then
+the path; a fourth slash makes it absolute).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from assistant.store.model import (
+    Conversation,
+    ConversationState,
+    ConversationStore,
+    EscalationRecord,
+)
+from assistant.store.sql import POSTGRES, SQLITE, Clock, SqlConversationStore
+
+__all__ = [
+    "Conversation",
+    "ConversationState",
+    "ConversationStore",
+    "EscalationRecord",
+    "SqlConversationStore",
+    "open_conversation_store",
+]
+
+_MEMORY = {"", "sqlite://", "sqlite://:memory:", "sqlite:///:memory:"}
+_SQLITE_PREFIX = "sqlite:///"
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_conversation_store(
+    dsn: str | None = None, *, now: Clock | None = None
+) -> SqlConversationStore:
+    """Open (and create if needed) the conversation store named by `dsn`.
+
+    Raises ValueError for a DSN that names neither SQLite nor PostgreSQL.
+    """
+    dsn = dsn or ""
+    if dsn.startswith(_POSTGRES_SCHEMES):
+        import psycopg  # imported here: the embedded default must not need a Postgres driver
+
+        return SqlConversationStore(psycopg.connect(dsn, autocommit=True), POSTGRES, now=now)
+    if dsn in _MEMORY:
+        path = ":memory:"
+    elif dsn.startswith(_SQLITE_PREFIX):
+        path = dsn.removeprefix(_SQLITE_PREFIX)
+    else:
+        raise ValueError(
+            f"unsupported conversation store DSN {dsn!r}: expected sqlite:///PATH, "
+            "sqlite://:memory: or postgresql://USER@HOST:PORT/DB")
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    return SqlConversationStore(connection, SQLITE, now=now)

@@ -1,0 +1,81 @@
+"""The state of one WhatsApp conversation, keyed by tenant and phone.
+
+A conversation is in exactly one of three states. `BOT`: the assistant answers. `WAITING_FOR_
+HUMAN`: the assistant escalated and a person will pick it up. `HUMAN_ACTIVE`: a person has it.
+Outside `BOT` the assistant writes nothing — two voices in one chat confuse the subscriber,
+and a bot answering after it escalated undoes the escalation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from assistant.escalation import Escalation
+from assistant.language import Language
+
+
+class ConversationState(StrEnum):
+    BOT = "bot"
+    WAITING_FOR_HUMAN = "waiting_for_human"
+    HUMAN_ACTIVE = "human_active"
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """What the assistant remembers between turns.
+
+    `verified_account` is set when a phone the billing system does not know proved its
+    identity with an account number or cédula; `pending_question` is the question asked
+    before that proof, answered once it arrives; `language` is the last one the subscriber
+    wrote in.
+    """
+
+    tenant: str
+    phone: str
+    state: ConversationState = ConversationState.BOT
+    verified_account: str | None = None
+    pending_question: str | None = None
+    language: Language = Language.SPANISH
+    agent_id: str | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EscalationRecord:
+    """A stored escalation, as the human agent's tooling reads it back."""
+
+    id: int
+    tenant: str
+    phone: str
+    reason: str
+    summary_es: str
+    summary_en: str
+    context: dict[str, Any]
+    created_at: datetime
+
+
+class ConversationStore(Protocol):
+    def get(self, tenant: str, phone: str) -> Conversation:
+        """The stored conversation, or a fresh `BOT` one (not yet stored)."""
+
+    def save(self, conversation: Conversation) -> Conversation:
+        """Store the conversation; returns it with `updated_at` set."""
+
+    def record_escalation(
+        self, conversation: Conversation, escalation: Escalation
+    ) -> EscalationRecord:
+        """Store the escalation and move the conversation to `WAITING_FOR_HUMAN`, atomically."""
+
+    def assign_agent(self, tenant: str, phone: str, agent_id: str) -> Conversation:
+        """A person takes the conversation: `HUMAN_ACTIVE`."""
+
+    def release_to_bot(self, tenant: str, phone: str) -> Conversation:
+        """The person hands the conversation back: `BOT`, with no pending question."""
+
+    def escalations(self, tenant: str, phone: str) -> list[EscalationRecord]:
+        """The conversation's escalations, oldest first."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,210 @@
+"""Circuit breaker: stop calling a dead API, and find out cheaply when it is back.
+
+```
+CLOSED ──N consecutive infrastructure failures──► OPEN ──reset_timeout──► HALF_OPEN
+   ▲                                                ▲                         │
+   └──────────── probe succeeded ───────────────────┼─────────────────────────┤
+                                                    └──── probe failed ───────┘
+```
+
+The transitions are pure functions of an immutable `BreakerSnapshot` (tested without a
+clock, a thread or a sleep). `CircuitBreaker` wraps them for concurrent use: it locks only
+the transition, never the call (a breaker that holds its lock across the request, as
+pybreaker does, serialises every call through it), and the lock is never held across an
+`await`, so one breaker serves threads and asyncio tasks alike.
+
+Decisions, and their bias:
+- Only infrastructure failures count. A business "no" proves the API works, so it counts
+  as a success (resets the failure streak, closes a probe).
+- One probe at a time in HALF_OPEN: every other caller fails fast until it reports.
+- A failed probe reopens at once: if the probe fails the API is still bad, and spending
+  the rest of the threshold to confirm it only costs more subscribers a timeout.
+- Every admission is a ticket stamped with the breaker's generation; an outcome reported
+  on a ticket from an earlier generation (a slow call admitted before the circuit opened)
+  is ignored, so it can neither close a circuit nor reopen one.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import Enum, StrEnum
+
+from client.errors import CircuitOpenError
+
+logger = logging.getLogger("client.breaker")
+
+
+class CircuitState(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+    HALF_OPEN = "half_open"
+
+
+class Admission(Enum):
+    CALL = "call"
+    PROBE = "probe"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class BreakerConfig:
+    failure_threshold: int = 5
+    reset_timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.failure_threshold < 1 or self.reset_timeout <= 0:
+            raise ValueError("need failure_threshold >= 1 and reset_timeout > 0")
+
+
+@dataclass(frozen=True, slots=True)
+class BreakerSnapshot:
+    state: CircuitState = CircuitState.CLOSED
+    consecutive_failures: int = 0
+    opened_at: float = 0.0
+    probe_in_flight: bool = False
+    generation: int = 0
+
+
+def _open(snapshot: BreakerSnapshot, now: float) -> BreakerSnapshot:
+    return BreakerSnapshot(CircuitState.OPEN, 0, now, False, snapshot.generation + 1)
+
+
+def admit(
+    snapshot: BreakerSnapshot, now: float, config: BreakerConfig
+) -> tuple[BreakerSnapshot, Admission]:
+    """May a call go through now? OPEN turns HALF_OPEN (and admits one probe) once the reset
+    timeout has passed since it opened."""
+    if snapshot.state is CircuitState.CLOSED:
+        return snapshot, Admission.CALL
+    if snapshot.state is CircuitState.OPEN:
+        if now - snapshot.opened_at < config.reset_timeout:
+            return snapshot, Admission.REJECT
+        half_open = BreakerSnapshot(
+            CircuitState.HALF_OPEN, 0, snapshot.opened_at, True, snapshot.generation + 1
+        )
+        return half_open, Admission.PROBE
+    if snapshot.probe_in_flight:
+        return snapshot, Admission.REJECT
+    return replace(snapshot, probe_in_flight=True), Admission.PROBE
+
+
+def succeeded(snapshot: BreakerSnapshot, generation: int) -> BreakerSnapshot:
+    """A call of `generation` got an answer from the API (data or a business "no")."""
+    if generation != snapshot.generation:
+        return snapshot
+    if snapshot.state is CircuitState.HALF_OPEN:
+        return BreakerSnapshot(generation=snapshot.generation + 1)
+    if snapshot.state is CircuitState.CLOSED and snapshot.consecutive_failures:
+        return replace(snapshot, consecutive_failures=0)
+    return snapshot
+
+
+def failed(
+    snapshot: BreakerSnapshot, generation: int, now: float, config: BreakerConfig
+) -> BreakerSnapshot:
+    """A call of `generation` hit an infrastructure failure."""
+    if generation != snapshot.generation:
+        return snapshot
+    if snapshot.state is CircuitState.HALF_OPEN:
+        return _open(snapshot, now)
+    if snapshot.state is CircuitState.CLOSED:
+        failures = snapshot.consecutive_failures + 1
+        if failures >= config.failure_threshold:
+            return _open(snapshot, now)
+        return replace(snapshot, consecutive_failures=failures)
+    return snapshot
+
+
+def abandoned(snapshot: BreakerSnapshot, generation: int) -> BreakerSnapshot:
+    """A call of `generation` ended without an outcome (cancelled): free the probe slot."""
+    if generation == snapshot.generation and snapshot.state is CircuitState.HALF_OPEN:
+        return replace(snapshot, probe_in_flight=False)
+    return snapshot
+
+
+StateListener = Callable[[CircuitState, CircuitState], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """Permission for one attempt; report its outcome exactly once."""
+
+    generation: int
+    probe: bool
+
+
+class CircuitBreaker:
+    """Thread- and asyncio-safe breaker around the pure transitions above.
+
+    `clock` is injected (monotonic seconds) so tests move time instead of sleeping.
+    `on_state_change(old, new)` is called after every transition, outside the lock, and a
+    log line is written at WARNING when the circuit opens and INFO otherwise.
+    """
+
+    def __init__(
+        self,
+        config: BreakerConfig | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_state_change: StateListener | None = None,
+        name: str = "billing",
+    ) -> None:
+        self.config = config or BreakerConfig()
+        self.name = name
+        self._clock = clock
+        self._listener = on_state_change
+        self._lock = threading.Lock()
+        self._snapshot = BreakerSnapshot()
+
+    @property
+    def state(self) -> CircuitState:
+        return self._snapshot.state
+
+    @property
+    def snapshot(self) -> BreakerSnapshot:
+        return self._snapshot
+
+    def acquire(self) -> Ticket:
+        """A ticket for one attempt, or `CircuitOpenError` without touching the network."""
+        now = self._clock()
+        with self._lock:
+            before = self._snapshot
+            self._snapshot, admission = admit(before, now, self.config)
+            after = self._snapshot
+        self._announce(before.state, after.state)
+        if admission is Admission.REJECT:
+            wait = max(0.0, after.opened_at + self.config.reset_timeout - now)
+            raise CircuitOpenError(
+                f"circuit {self.name} is {after.state.value}; failing fast", retry_after=wait
+            )
+        return Ticket(after.generation, admission is Admission.PROBE)
+
+    def record_success(self, ticket: Ticket) -> None:
+        self._transition(lambda s: succeeded(s, ticket.generation))
+
+    def record_failure(self, ticket: Ticket) -> None:
+        now = self._clock()
+        self._transition(lambda s: failed(s, ticket.generation, now, self.config))
+
+    def release(self, ticket: Ticket) -> None:
+        """The attempt ended with no verdict (cancelled, or a bug of ours): free a probe."""
+        self._transition(lambda s: abandoned(s, ticket.generation))
+
+    def _transition(self, change: Callable[[BreakerSnapshot], BreakerSnapshot]) -> None:
+        with self._lock:
+            before = self._snapshot.state
+            self._snapshot = change(self._snapshot)
+            after = self._snapshot.state
+        self._announce(before, after)
+
+    def _announce(self, before: CircuitState, after: CircuitState) -> None:
+        if before is after:
+            return
+        level = logging.WARNING if after is CircuitState.OPEN else logging.INFO
+        logger.log(level, "circuit breaker %s: %s -> %s", self.name, before.value, after.value)
+        if self._listener is not None:
+            self._listener(before, after)

@@ -1,0 +1,114 @@
+"""One call from first attempt to verdict: breaker, attempts, retries, budget (no I/O).
+
+`call_flow` is a generator that *asks* for I/O instead of doing it: it yields `Send` (one
+HTTP exchange) and `Sleep` (a backoff wait) and receives the answer, or has the network
+failure thrown into it. The sync and async clients drive the same flow with their own
+httpx client and sleep, so every rule (what is retried, what the breaker hears, when the
+budget is spent) exists once and is tested with no network and no clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import httpx
+import pydantic
+
+from client.breaker import CircuitBreaker, CircuitState
+from client.errors import APITimeoutError, BusinessError, InfrastructureError
+from client.operation import Operation
+from client.request import PreparedRequest
+from client.responses import RawResponse, decode
+from client.retry import RandomSource, RetryPolicy
+from client.timeouts import Timeouts
+
+logger = logging.getLogger("client")
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send `request` with these per-attempt timeouts; stop reading the body at `deadline`."""
+
+    operation_id: str
+    request: httpx.Request
+    timeout: httpx.Timeout
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sleep:
+    seconds: float
+
+
+Effect = Send | Sleep
+CallFlow = Generator[Effect, RawResponse | None, pydantic.BaseModel]
+
+
+@dataclass(frozen=True, slots=True)
+class CallSettings:
+    """Everything a call's flow needs besides the request itself."""
+
+    base_url: str
+    timeouts: Timeouts
+    retry: RetryPolicy
+    breaker: CircuitBreaker
+    clock: Callable[[], float]
+    rng: RandomSource
+
+
+def call_flow(operation: Operation, prepared: PreparedRequest, settings: CallSettings) -> CallFlow:
+    """Attempts the prepared request until it succeeds, fails for good, or the budget is spent.
+
+    Each attempt asks the breaker first (an open circuit raises `CircuitOpenError` with no
+    request sent and no retry); its outcome is reported to the breaker: an infrastructure
+    failure as a failure, data or a business "no" as a success, and a cancellation as
+    neither. Failures the policy calls retryable are retried after its delay.
+    """
+    clock = settings.clock
+    deadline = clock() + settings.timeouts.total
+    attempts = 0
+    request: httpx.Request | None = None
+    while True:
+        remaining = deadline - clock()
+        if remaining <= 0:
+            raise APITimeoutError(
+                "the call's time budget ran out before the next attempt",
+                operation_id=operation.operation_id,
+            )
+        ticket = settings.breaker.acquire()
+        attempts += 1
+        try:
+            request = request or prepared.to_httpx(settings.base_url)
+            timeout = settings.timeouts.for_attempt(remaining)
+            raw = yield Send(operation.operation_id, request, timeout, deadline)
+            assert raw is not None, "a Send is answered with a response or an error"
+            result = decode(operation, raw)
+        except BusinessError:
+            settings.breaker.record_success(ticket)
+            raise
+        except InfrastructureError as exc:
+            settings.breaker.record_failure(ticket)
+            failure = exc
+        except BaseException:
+            settings.breaker.release(ticket)
+            raise
+        else:
+            settings.breaker.record_success(ticket)
+            return result
+        if settings.breaker.state is not CircuitState.CLOSED:
+            raise failure  # the circuit opened: waiting to retry would only be refused
+        delay = settings.retry.delay_before_retry(
+            operation, failure, attempts, deadline - clock(), settings.rng
+        )
+        if delay is None:
+            raise failure
+        logger.info(
+            "retrying %s in %.3fs after %s (attempt %d failed)",
+            operation.operation_id,
+            delay,
+            type(failure).__name__,
+            attempts,
+        )
+        yield Sleep(delay)

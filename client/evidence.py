@@ -1,0 +1,176 @@
+"""Evidence text: what the system of record said, in sentences the verifier can cite.
+
+Rules every formatter here follows:
+- each figure appears exactly as the API gave it (same digits, same decimals) next to its
+  currency (`USD 45.00`) and the identifiers it belongs to (account, invoice, payment);
+- dates are ISO (`2026-12-10`), instants RFC 3339 (`2026-11-29T10:00:00Z`);
+- a derived figure (a difference, a sum) is computed in code with Decimal and stated as
+  such, with words for its direction ("increased by USD 1.92") rather than a sign, so
+  that the number in the evidence is the number the narrator will write.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from client.bill_change import BillChange, KindTotal
+from client.models.billing import (
+    Balance,
+    Customer,
+    Invoice,
+    InvoicePage,
+    Payment,
+    Plan,
+    Subscription,
+)
+from client.money import money
+
+
+def instant(value: datetime) -> str:
+    """RFC 3339, `Z` for UTC (how the contract's examples write instants)."""
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def day(value: date | None, missing: str = "none") -> str:
+    return value.isoformat() if value is not None else missing
+
+
+def customer_evidence(customer: Customer) -> str:
+    return (
+        f"Customer account {customer.account_number}: name {customer.name}; "
+        f"type {customer.customer_type.value}; national ID {customer.national_id}; "
+        f"phone {customer.phone}; status {customer.status.value}; "
+        f"billing currency {customer.currency.value}; "
+        f"account opened {instant(customer.created_at)}."
+    )
+
+
+def balance_evidence(balance: Balance) -> str:
+    cur = balance.currency.value
+    due = (
+        f"next due date {day(balance.next_due_date)}"
+        if balance.next_due_date
+        else "no open invoice is due"
+    )
+    return (
+        f"Balance of account {balance.account_number} as of {instant(balance.as_of)}: "
+        f"amount due {money(cur, balance.amount_due)}; "
+        f"overdue {money(cur, balance.overdue_amount)}; "
+        f"credit {money(cur, balance.credit_balance)}; "
+        f"net balance {money(cur, balance.net_balance)}; {due}."
+    )
+
+
+def invoice_summary(invoice: Invoice) -> str:
+    """One invoice in one sentence: identity, status, dates and amounts."""
+    cur = invoice.currency.value
+    period = invoice.billing_period
+    return (
+        f"Invoice {invoice.invoice_number} of account {invoice.account_number}: "
+        f"status {invoice.status.value}; period {day(period.start)} to {day(period.end)}; "
+        f"issued {day(invoice.issue_date)}; due {day(invoice.due_date)}; "
+        f"total {money(cur, invoice.total)}; paid {money(cur, invoice.amount_paid)}; "
+        f"amount due {money(cur, invoice.amount_due)}."
+    )
+
+
+def invoice_evidence(invoice: Invoice) -> str:
+    """The summary plus every line item and the totals, as printed on the invoice."""
+    cur = invoice.currency.value
+    lines = "; ".join(
+        f'{line.kind.value} "{line.description}" {money(cur, line.amount)}'
+        for line in invoice.line_items
+    )
+    return (
+        f"{invoice_summary(invoice)} Line items: {lines}. "
+        f"Subtotal {money(cur, invoice.subtotal)}; tax {money(cur, invoice.tax)}; "
+        f"total {money(cur, invoice.total)}; revision {invoice.revision}."
+    )
+
+
+def invoices_evidence(account_number: str, page: InvoicePage, status: str | None) -> str:
+    which = f"{status} invoices" if status else "invoices"
+    if not page.data:
+        return f"Account {account_number} has no {which}."
+    more = "more exist" if page.next_cursor else "that is all of them"
+    head = (
+        f"The {len(page.data)} most recent {which} of account {account_number} "
+        f"(newest first; {more}):"
+    )
+    return " ".join([head, *(invoice_summary(i) for i in page.data)])
+
+
+def payment_evidence(payment: Payment) -> str:
+    cur = payment.currency.value
+    reference = f" (reference {payment.reference})" if payment.reference else ""
+    applied = (
+        "; ".join(f"{money(cur, a.amount)} to {a.invoice_number}" for a in payment.allocations)
+        or "nothing to an invoice"
+    )
+    return (
+        f"Last payment of account {payment.account_number}: {payment.payment_id} of "
+        f"{money(cur, payment.amount)} by {payment.method.value}{reference}, received "
+        f"{instant(payment.received_at)}; applied {applied}; "
+        f"unapplied (kept as credit) {money(cur, payment.unapplied_amount)}."
+    )
+
+
+def plan_description(plan: Plan) -> str:
+    return (
+        f'{plan.plan_id} "{plan.name}" ({plan.download_mbps}/{plan.upload_mbps} Mbps, '
+        f"{money(plan.currency.value, plan.monthly_price)} per month)"
+    )
+
+
+def plan_evidence(subscription: Subscription, pending_plan: Plan | None) -> str:
+    text = (
+        f"Account {subscription.account_number} is on plan "
+        f"{plan_description(subscription.plan)} since {day(subscription.start_date)}; "
+        f"subscription status {subscription.status.value}; billing day "
+        f"{subscription.billing_day}; next billing date "
+        f"{day(subscription.next_billing_date)}."
+    )
+    change = subscription.pending_change
+    if change is None:
+        return text + " No plan change is scheduled."
+    target = plan_description(pending_plan) if pending_plan else change.plan_id
+    return text + f" Scheduled plan change to {target} on {day(change.effective_date)}."
+
+
+def _direction(difference: Decimal, currency: str) -> str:
+    if difference > 0:
+        return f"increased by {money(currency, difference)}"
+    if difference < 0:
+        return f"decreased by {money(currency, -difference)}"
+    return "did not change"
+
+
+def _kind_total(total: KindTotal, currency: str) -> str:
+    described = ", ".join(f'"{d}"' for d in total.descriptions)
+    summed = " (sum of its lines)" if len(total.descriptions) > 1 else ""
+    return f"{total.kind.value} {described} {money(currency, total.amount)}{summed}"
+
+
+def bill_change_evidence(change: BillChange) -> str:
+    latest, previous = change.latest, change.previous
+    head = (
+        f"Comparing invoice {latest.invoice_number} (issued {day(latest.issue_date)}, total "
+        f"{money(latest.currency.value, latest.total)}) with the previous invoice "
+        f"{previous.invoice_number} (issued {day(previous.issue_date)}, total "
+        f"{money(previous.currency.value, previous.total)}) of account {latest.account_number}:"
+    )
+    difference = change.total_difference
+    if difference is None:
+        return head + " they are in different currencies, so no difference is computed."
+    cur = latest.currency.value
+    parts = [f"the total {_direction(difference, cur)} (computed)"]
+    parts += [f"new line {_kind_total(t, cur)}" for t in change.appeared]
+    parts += [f"line no longer billed {_kind_total(t, cur)}" for t in change.disappeared]
+    parts += [
+        f"{c.kind.value} went from {money(cur, c.previous)} to {money(cur, c.latest)}, "
+        f"{_direction(c.difference, cur)} (computed)"
+        for c in change.changed
+    ]
+    parts += [f"{t.kind.value} unchanged at {money(cur, t.amount)}" for t in change.unchanged]
+    return f"{head} {'; '.join(parts)}."

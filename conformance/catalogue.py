@@ -1,0 +1,19 @@
+"""Every check the kit can run, with what it means and how to fix a failure, in report order.
+
+The CLI's `list-checks` prints it and the README's table is written from it, so the
+explanation a team reads is the one the code carries.
+"""
+
+from __future__ import annotations
+
+from conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS
+from conformance.schemathesis_phase import MEANING, NAME, REMEDY
+
+
+def catalogue() -> list[tuple[str, str, str]]:
+    """(name, meaning, remedy) of each check."""
+    entries = [(rule.name, rule.meaning, rule.remedy) for rule in RESPONSE_RULES]
+    entries += [(scenario.name, scenario.meaning, scenario.remedy) for scenario in SCENARIOS]
+    entries.append((COVERAGE.name, COVERAGE.meaning, COVERAGE.remedy))
+    entries.append((NAME, MEANING, REMEDY))
+    return entries

@@ -1,0 +1,49 @@
+"""The project's own checks, in the order they run and are reported.
+
+Response rules judge every exchange of the run; scenarios drive short conversations; the
+coverage check looks at the whole run. Schemathesis's checks are added by
+`conformance.schemathesis_phase`, one row each, under the `schemathesis.` prefix.
+"""
+
+from __future__ import annotations
+
+from conformance.checks import (
+    authentication,
+    balance,
+    exact_lookup,
+    idempotency,
+    money,
+    operation_coverage,
+    pagination,
+    problem_json,
+    request_id,
+    retry_after,
+    tenancy,
+    totals,
+    validation,
+)
+from conformance.checks.base import ResponseRule, Scenario, ScenarioContext
+from conformance.checks.operation_coverage import CoverageCheck
+
+RESPONSE_RULES: tuple[ResponseRule, ...] = (
+    problem_json.RULE,
+    request_id.RULE,
+    retry_after.RULE,
+    money.RULE,
+    totals.RULE,
+)
+
+# Read-only scenarios first; the one that writes runs last so it cannot disturb the others.
+SCENARIOS: tuple[Scenario, ...] = (
+    authentication.SCENARIO,
+    validation.SCENARIO,
+    exact_lookup.SCENARIO,
+    pagination.SCENARIO,
+    balance.SCENARIO,
+    tenancy.SCENARIO,
+    idempotency.SCENARIO,
+)
+
+COVERAGE: CoverageCheck = operation_coverage.CHECK
+
+__all__ = ["COVERAGE", "RESPONSE_RULES", "SCENARIOS", "ResponseRule", "Scenario", "ScenarioContext"]

@@ -1,0 +1,106 @@
+"""The kit's HTTP session: sends requests as a chosen identity and records every exchange.
+
+Identities are named, not passed around as secrets: `PRIMARY` (the tenant under test),
+`OTHER` (another tenant, for the isolation check), `NONE` (no Authorization header) and
+`INVALID` (a key no implementation should accept). Recording every exchange lets the
+response-level rules (problem+json, money, X-Request-Id, ...) judge the kit's own traffic
+too, and gives each failure a request to print as curl.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Self
+
+import httpx
+
+from conformance.errors import KitError
+from conformance.exchange import Exchange
+from conformance.settings import KitSettings
+
+INVALID_API_KEY = "conformance-kit-invalid-key-0000"
+
+
+class Identity(StrEnum):
+    PRIMARY = "primary"
+    OTHER = "other"
+    NONE = "none"
+    INVALID = "invalid"
+
+
+class ApiSession:
+    """A recording client for the implementation under test (one per run)."""
+
+    def __init__(self, settings: KitSettings) -> None:
+        self._settings = settings
+        self._client = httpx.Client(
+            base_url=settings.base_url,
+            timeout=settings.request_timeout,
+            headers={"User-Agent": "billing-contract-conformance", "Accept": "application/json"},
+            follow_redirects=False,
+        )
+        self.exchanges: list[Exchange] = []
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _authorization(self, identity: Identity) -> dict[str, str]:
+        match identity:
+            case Identity.PRIMARY:
+                return {"Authorization": f"Bearer {self._settings.api_key}"}
+            case Identity.OTHER:
+                if not self._settings.other_tenant_key:
+                    raise KitError("this check needs --other-tenant-key")
+                return {"Authorization": f"Bearer {self._settings.other_tenant_key}"}
+            case Identity.INVALID:
+                return {"Authorization": f"Bearer {INVALID_API_KEY}"}
+            case Identity.NONE:
+                return {}
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        identity: Identity = Identity.PRIMARY,
+        params: dict[str, Any] | None = None,
+        json_body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> Exchange:
+        """Send one request and record it; a transport failure is an exchange with status 0.
+
+        Bias: the kit never retries. A 429 or a dropped connection is evidence about the
+        implementation, and retrying would hide it.
+        """
+        all_headers = {**self._authorization(identity), **(headers or {})}
+        request = self._client.build_request(
+            method, path, params=params, json=json_body, headers=all_headers
+        )
+        try:
+            response = self._client.send(request)
+            exchange = _exchange(request, response.status_code, response.headers, response.content)
+        except httpx.TransportError as exc:
+            exchange = _exchange(request, 0, httpx.Headers(), str(exc).encode())
+        self.exchanges.append(exchange)
+        return exchange
+
+    def get(self, path: str, **kwargs: Any) -> Exchange:
+        return self.request("GET", path, **kwargs)
+
+
+def _exchange(request: httpx.Request, status: int, headers: httpx.Headers, body: bytes) -> Exchange:
+    return Exchange(
+        method=request.method,
+        url=str(request.url),
+        request_headers={k.decode(): v.decode() for k, v in request.headers.raw},
+        request_body=request.content or None,
+        status=status,
+        response_headers=dict(headers),
+        response_body=body,
+    )

@@ -1,0 +1,54 @@
+"""JUnit XML, one <testcase> per check, so any CI shows the checks as tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from xml.etree import ElementTree
+
+from conformance.outcome import Status
+from conformance.reporting import reproduction
+from conformance.runner import RunReport
+
+SUITE = "billing-contract"
+
+
+def junit_document(report: RunReport, secrets: Mapping[str, str]) -> ElementTree.ElementTree:
+    suite = ElementTree.Element(
+        "testsuite",
+        name=SUITE,
+        tests=str(len(report.outcomes)),
+        failures=str(report.count(Status.FAILED)),
+        skipped=str(report.count(Status.SKIPPED)),
+        errors="0",
+    )
+    properties = ElementTree.SubElement(suite, "properties")
+    for name, value in (
+        ("base_url", report.base_url),
+        ("allow_writes", str(report.allow_writes).lower()),
+        ("other_tenant", str(report.other_tenant).lower()),
+        ("seed", str(report.seed)),
+    ):
+        ElementTree.SubElement(properties, "property", name=name, value=value)
+    for outcome in report.outcomes:
+        case = ElementTree.SubElement(suite, "testcase", classname=SUITE, name=outcome.name)
+        if outcome.status is Status.SKIPPED:
+            ElementTree.SubElement(case, "skipped", message=outcome.summary)
+        elif outcome.status is Status.FAILED:
+            failure = ElementTree.SubElement(case, "failure", message=outcome.summary)
+            lines = [v.message for v in outcome.violations]
+            curl = reproduction(outcome, secrets)
+            if curl:
+                lines += ["", "Reproduce:", curl]
+            if outcome.remedy:
+                lines += ["", "Fix: " + outcome.remedy]
+            failure.text = "\n".join(lines)
+    tree = ElementTree.ElementTree(ElementTree.Element("testsuites"))
+    tree.getroot().append(suite)
+    return tree
+
+
+def write_junit(path: Path, report: RunReport, secrets: Mapping[str, str]) -> None:
+    tree = junit_document(report, secrets)
+    ElementTree.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)

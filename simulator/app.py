@@ -1,0 +1,78 @@
+"""`create_app`: the Starlette application serving the billing contract and the admin API."""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+
+from simulator.admin.handlers import ADMIN_HANDLERS
+from simulator.config import SimulatorConfig
+from simulator.endpoint import (
+    admin_authenticator,
+    make_endpoint,
+    render,
+    request_id_of,
+    tenant_authenticator,
+)
+from simulator.faults.inject import FaultMiddleware
+from simulator.handlers import BILLING_HANDLERS
+from simulator.middleware import RequestContextMiddleware
+from simulator.problems import problem
+from simulator.routing import OperationRouter, contract_routes
+from simulator.runtime import build_runtime
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    """Unknown paths and methods get problem+json like everything else.
+
+    A 405's `Allow` lists every method of the path across operations (Starlette's own
+    would only list those of the first route that matched the path).
+    """
+    assert isinstance(error, HTTPException)
+    if error.status_code == 405:
+        reply = problem(
+            405,
+            "validation_error",
+            f"{request.method} is not allowed on this path.",
+            title="Method not allowed",
+        )
+        routers = request.app.state.routers
+        reply.headers["Allow"] = ", ".join(
+            sorted({m for router in routers for m in router.methods(request.url.path)})
+        )
+    else:
+        reply = problem(
+            error.status_code, "not_found", "No such path in this API.", title="Not found"
+        )
+    rendered = render(reply, request_id_of(request), request.url.path)
+    return Response(rendered.body, rendered.status, rendered.headers, rendered.media_type)
+
+
+def create_app(config: SimulatorConfig | None = None) -> Starlette:
+    """A ready simulator: dataset loaded or generated, scenario rules active.
+
+    Fails at start-up with `ContractMismatch` if an operation of either contract has no
+    handler or a handler has no operation.
+    """
+    runtime = build_runtime(config or SimulatorConfig())
+    billing = make_endpoint(runtime, runtime.validator, tenant_authenticator(runtime))
+    admin = make_endpoint(runtime, runtime.admin_validator, admin_authenticator(runtime))
+    routes = [
+        *contract_routes(runtime.billing, BILLING_HANDLERS, billing),
+        *contract_routes(runtime.admin, ADMIN_HANDLERS, admin),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[
+            Middleware(RequestContextMiddleware, runtime=runtime),
+            Middleware(FaultMiddleware, runtime=runtime),
+        ],
+        exception_handlers={404: _http_error, 405: _http_error},
+    )
+    app.state.control = runtime.control
+    app.state.routers = (runtime.router, OperationRouter(runtime.admin.operations))
+    app.state.runtime = runtime
+    return app

@@ -1,0 +1,48 @@
+"""Everything that shapes one simulator instance, with defaults that serve out of the box."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from simulator.faults.clock import FaultClock, RealClock
+from simulator.faults.scenario import Scenario
+from simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_NOW
+
+ADMIN_TOKEN_ENV = "BILLING_SIM_ADMIN_TOKEN"
+DEV_ADMIN_TOKEN = "sim-admin-dev-token"
+"""Admin token when `BILLING_SIM_ADMIN_TOKEN` is not set: fine on a laptop, set the variable
+anywhere the simulator is reachable by others."""
+ADMIN_PREFIX = "/_sim"
+
+
+def _admin_token_from_env() -> str:
+    return os.environ.get(ADMIN_TOKEN_ENV) or DEV_ADMIN_TOKEN
+
+
+@dataclass(slots=True)
+class SimulatorConfig:
+    seed: int = 42
+    """Dataset seed: the same seed gives byte-identical data."""
+    customers_per_tenant: int = DEFAULT_CUSTOMERS
+    state_path: Path | None = None
+    """SQLite file that keeps the state across restarts; None keeps it in memory."""
+    scenario: Path | Scenario | None = None
+    """Fault rules active from start-up (a YAML file or an already parsed scenario)."""
+    admin_token: str = field(default_factory=_admin_token_from_env)
+    allow_fault_header: bool = False
+    """Honour `X-Sim-Fault` on billing requests (off: the header is ignored and logged)."""
+    validate_responses: bool = True
+    """Check every response against the contract; a violation becomes a 500 and an error log."""
+    raise_on_invalid_response: bool = False
+    """Tests: raise `ContractViolation` instead of answering 500, so the test fails loudly."""
+    validation_engine: str = "compiled"
+    """`compiled` (jsonschema-rs, fast) or `openapi-core` (the reference)."""
+    clock: FaultClock = field(default_factory=RealClock)
+    """Monotonic clock and sleep for fault windows and delays (tests inject `ManualClock`)."""
+    start_time: datetime = DEFAULT_NOW
+    """Business time of a fresh dataset; the test clock moves it forward."""
+    fault_seed: int | None = None
+    """Seed of the fault RNGs (probabilities, random delays); defaults to `seed`."""

@@ -1,0 +1,133 @@
+"""The active fault rules and the decision, per request, of which of them fire.
+
+Rules are evaluated in the order they were added. Delay kinds that fire add up and the
+evaluation goes on; the first terminal kind that fires decides the response. Each rule
+has its own RNG seeded from the fault seed and its id, so the same sequence of requests
+gives the same faults (reproducible flakiness), and rules do not disturb each other's
+draws. Time windows are measured on the injectable fault clock from when the rule was
+added.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from simulator.faults.clock import FaultClock
+from simulator.faults.events import EventLog
+from simulator.faults.kinds import KINDS
+from simulator.faults.rules import FaultRule, RequestFacts
+
+
+@dataclass(slots=True)
+class _Active:
+    rule: FaultRule
+    source: str
+    added_at: float
+    rng: random.Random
+    fired: int = 0
+
+
+@dataclass(slots=True)
+class Decision:
+    delay_s: float = 0.0
+    terminal: FaultRule | None = None
+    fired: list[str] = field(default_factory=list)
+    """Kinds that fired, in order (for the request log line)."""
+
+
+def sample_delay(rule: FaultRule, rng: random.Random) -> float:
+    """Seconds of delay for a latency rule (lognormal: median·e^(σ·N(0,1)))."""
+    params = rule.params
+    if rule.kind == "latency_fixed":
+        return params["ms"] / 1000
+    if rule.kind == "latency_uniform":
+        return rng.uniform(params["min_ms"], params["max_ms"]) / 1000
+    return rng.lognormvariate(math.log(params["median_ms"]), params["sigma"]) / 1000
+
+
+class FaultRegistry:
+    def __init__(self, clock: FaultClock, events: EventLog, seed: int) -> None:
+        self._clock, self.events, self._seed = clock, events, seed
+        self._rules: list[_Active] = []
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self.started_at = clock.monotonic()
+
+    @property
+    def active(self) -> bool:
+        """Any rule at all (the hot path skips fault matching when there is none)."""
+        return bool(self._rules)
+
+    def add(self, rule: FaultRule, source: str = "rule") -> FaultRule:
+        with self._lock:
+            self._next_id += 1
+            rule.id = rule.id or f"fault-{self._next_id}"
+            if any(active.rule.id == rule.id for active in self._rules):
+                raise ValueError(f"a fault with id {rule.id!r} already exists")
+            rng = random.Random(f"{self._seed}:{rule.id}")
+            self._rules.append(_Active(rule, source, self._clock.monotonic(), rng))
+            return rule
+
+    def remove(self, rule_id: str) -> bool:
+        with self._lock:
+            kept = [active for active in self._rules if active.rule.id != rule_id]
+            removed = len(kept) != len(self._rules)
+            self._rules = kept
+            return removed
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rules = []
+
+    def rules(self) -> list[dict[str, object]]:
+        with self._lock:
+            return [{**a.rule.to_dict(), "source": a.source, "fired": a.fired} for a in self._rules]
+
+    def decide(
+        self, facts: RequestFacts, request_id: str, extra: FaultRule | None = None
+    ) -> Decision:
+        """Which rules fire for this request; each firing is recorded in the event log."""
+        decision = Decision()
+        now = self._clock.monotonic()
+        with self._lock:
+            candidates = list(self._rules)
+            if extra is not None:
+                candidates.insert(
+                    0, _Active(extra, "header", now, random.Random(f"{self._seed}:header"))
+                )
+            for active in candidates:
+                rule = active.rule
+                if not rule.matches(facts) or not rule.in_window(now - active.added_at):
+                    continue
+                if rule.times is not None and active.fired >= rule.times:
+                    continue
+                if rule.probability < 1.0 and active.rng.random() >= rule.probability:
+                    continue
+                active.fired += 1
+                self.events.record(
+                    elapsed_s=now - self.started_at,
+                    request_id=request_id,
+                    rule_id=rule.id or "header",
+                    source=active.source,
+                    kind=rule.kind,
+                    operation_id=facts.operation_id,
+                    method=facts.method,
+                    path=facts.path,
+                    tenant=facts.tenant,
+                )
+                decision.fired.append(rule.kind)
+                if KINDS[rule.kind].delay:
+                    decision.delay_s += sample_delay(rule, active.rng)
+                    continue
+                decision.terminal = rule
+                break
+        return decision
+
+
+def operations_with_404(operations: Mapping[str, object]) -> dict[str, bool]:
+    """operationId → documents a 404, from the contract's operations."""
+    return {key: 404 in op.responses for key, op in operations.items()}

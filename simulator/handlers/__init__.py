@@ -1,0 +1,32 @@
+"""One small handler per operationId of `contract/openapi.yaml`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from simulator.handlers.balance import get_balance
+from simulator.handlers.context import OperationContext
+from simulator.handlers.customers import get_customer, lookup_customer
+from simulator.handlers.health import get_liveness, get_readiness
+from simulator.handlers.invoices import get_invoice, list_invoices
+from simulator.handlers.payments import create_payment, list_payments
+from simulator.handlers.plans import get_subscription, list_plans
+from simulator.problems import Reply
+
+Handler = Callable[[OperationContext], Reply]
+
+BILLING_HANDLERS: dict[str, Handler] = {
+    "getLiveness": get_liveness,
+    "getReadiness": get_readiness,
+    "lookupCustomer": lookup_customer,
+    "getCustomer": get_customer,
+    "getSubscription": get_subscription,
+    "listPlans": list_plans,
+    "getBalance": get_balance,
+    "listInvoices": list_invoices,
+    "getInvoice": get_invoice,
+    "listPayments": list_payments,
+    "createPayment": create_payment,
+}
+
+__all__ = ["BILLING_HANDLERS", "Handler", "OperationContext"]

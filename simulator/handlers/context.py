@@ -1,0 +1,33 @@
+"""What a handler gets: the caller's tenant, the validated request and the services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from simulator.state.models import Account, Tenant
+from simulator.validation.messages import ValidatedRequest
+
+if TYPE_CHECKING:
+    from simulator.runtime import Runtime
+
+
+@dataclass(frozen=True, slots=True)
+class OperationContext:
+    tenant: Tenant | None
+    """None only for operations without security (health probes, admin)."""
+    request: ValidatedRequest
+    runtime: Runtime
+    request_id: str
+
+    @property
+    def tenant_id(self) -> str:
+        assert self.tenant is not None, "a secured operation always has a tenant"
+        return self.tenant.tenant_id
+
+    def path(self, name: str) -> Any:
+        return self.request.path[name]
+
+    def owned_account(self) -> Account | None:
+        """The path's account if it belongs to the caller's tenant; None otherwise (404)."""
+        return self.runtime.store.account(self.tenant_id, self.path("accountNumber"))

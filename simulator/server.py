@@ -1,0 +1,62 @@
+"""Serving the app with uvicorn: in the foreground (the CLI) or in a background thread (tests).
+
+`serve_in_thread` binds 127.0.0.1 on a free port itself, so parallel tests never collide,
+and returns once the server accepts connections. Socket faults (reset, drop, truncated
+body) work with any uvicorn set-up; see `simulator.faults.socket`.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+import uvicorn
+from starlette.applications import Starlette
+
+
+def uvicorn_config(
+    app: Starlette, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info"
+) -> uvicorn.Config:
+    """uvicorn settings the simulator expects: our own request log (uvicorn's access log
+    would print unmasked paths), no lifespan needed, HTTP/1.1 via h11."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        lifespan="off",
+        log_config=None,
+    )
+
+
+@dataclass
+class RunningServer:
+    url: str
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout)
+
+
+def serve_in_thread(
+    app: Starlette, host: str = "127.0.0.1", startup_timeout: float = 10.0
+) -> RunningServer:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn_config(app, host, port, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + startup_timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError("the simulator did not start in time")
+        time.sleep(0.01)
+    return RunningServer(f"http://{host}:{port}", server, thread)

@@ -1,0 +1,33 @@
+"""Money arithmetic: `Decimal` quantised to cents with ROUND_HALF_UP, a string on the wire.
+
+Floats never touch an amount. Every rule that produces an amount passes it through `cents`
+so two computations of the same figure give the same digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+MAX_AMOUNT = Decimal("999999999999.99")
+"""The largest amount the contract's `Amount` pattern can carry (twelve integer digits)."""
+
+
+def cents(value: Decimal | int | str) -> Decimal:
+    """Quantise to 0.01, half up (the rounding an invoice printed by hand would use)."""
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def total(amounts: Iterable[Decimal]) -> Decimal:
+    """Sum of amounts, quantised (an empty sum is 0.00, not 0)."""
+    return cents(sum(amounts, ZERO))
+
+
+def to_wire(amount: Decimal) -> str:
+    """The contract's `Amount` string: exactly two decimals, never `-0.00`."""
+    quantised = cents(amount)
+    if quantised == ZERO:
+        quantised = ZERO
+    return f"{quantised:.2f}"

@@ -1,0 +1,118 @@
+"""Narration-fault injection: every corruption a model makes is caught by the verifier."""
+
+from __future__ import annotations
+
+import pytest
+from assistant_fakes import JOSE_PHONE, MARIA_PHONE, FakeCapabilities, PipelineFactory
+
+from assistant.escalation import EscalationReason
+from assistant.intents import Intent
+from assistant.language import Language
+from assistant.narration_faults import FaultyNarrator, NarrationFault, corrupt
+from assistant.narrator import EvidenceChunk, Narration, NarrationRequest, TemplateNarrator
+from assistant.turn import Action
+from client.tool_result import ToolResult
+
+EVIDENCE = ("Balance: amount due USD 45.00; net balance USD -12.50; invoice INV-2026-004281; "
+            "next due date 2026-12-10.")
+REQUEST = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None,
+                           (ToolResult("balance", True, EVIDENCE, {}),),
+                           (EvidenceChunk("kb-1", "La mora es del 5%.", "es"),))
+REPLY = ("Factura INV-2026-004281: debes USD 45,00, saldo neto USD -12,50; vence el "
+         "10 de diciembre de 2026.")
+
+
+@pytest.mark.parametrize(("fault", "original", "corrupted"), [
+    (NarrationFault.MAGNITUDE, "45,00", "4.500"),
+    (NarrationFault.TRANSPOSED_DIGITS, "2026", "2062"),
+    (NarrationFault.NEIGHBOURING_INVOICE, "INV-2026-004281", "INV-2026-004282"),
+    (NarrationFault.CHANGED_DATE, "10 de diciembre de 2026", "11 de diciembre de 2026"),
+    (NarrationFault.DROPPED_MINUS, "-12,50", "12,50"),
+])
+def test_each_fault_corrupts_the_first_token_it_applies_to(
+    fault: NarrationFault, original: str, corrupted: str
+) -> None:
+    narration, injection = corrupt(Narration(REPLY, ()), fault, REQUEST)
+    assert (injection.original, injection.corrupted, injection.applied) == (
+        original, corrupted, True)
+    assert narration.reply == REPLY.replace(original, corrupted, 1)
+
+
+def test_an_invented_citation_is_added_to_the_used_chunks() -> None:
+    narration, injection = corrupt(Narration(REPLY, ("kb-1",)), NarrationFault.INVENTED_CITATION,
+                                   REQUEST)
+    assert narration == Narration(REPLY, ("kb-1", "kb-invented-0001"))
+    assert injection.applied
+
+
+def test_a_corruption_that_lands_on_other_evidence_is_skipped() -> None:
+    request = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None, (ToolResult(
+        "balance", True, "net USD -45.00; credit USD 45.00; due 2026-12-10, 2026-12-11", {}),), ())
+    reply = "Neto USD -45,00, vence el 2026-12-10."
+    assert not corrupt(Narration(reply, ()), NarrationFault.DROPPED_MINUS, request)[1].applied
+    _, injection = corrupt(Narration(reply, ()), NarrationFault.CHANGED_DATE, request)
+    assert injection.corrupted == "2026-12-09"
+
+
+@pytest.mark.parametrize(("fault", "reply", "corrupted"), [
+    (NarrationFault.TRANSPOSED_DIGITS, "El 10 de diciembre de 2026 debes USD 45,00.",
+     "El 10 de diciembre de 2026 debes USD 54,00."),
+    (NarrationFault.TRANSPOSED_DIGITS, "Tienes 1111 puntos y debes USD 45,00.",
+     "Tienes 1111 puntos y debes USD 54,00."),
+    (NarrationFault.NEIGHBOURING_INVOICE, "Factura INV-2026-004280.", "Factura INV-2026-004279."),
+    (NarrationFault.NEIGHBOURING_INVOICE, "INV-2026-004282 o INV-2026-004290.",
+     "INV-2026-004282 o INV-2026-004291."),
+    (NarrationFault.CHANGED_DATE, "Del 05/11/2026, vence el 2026-12-10.",
+     "Del 05/11/2026, vence el 2026-12-11."),
+    (NarrationFault.CHANGED_DATE, "El 2026-12-07 o el 2026-12-20.", "El 2026-12-07 o el 2026-12-21."),
+])
+def test_tokens_that_cannot_be_corrupted_for_real_are_passed_over(
+    fault: NarrationFault, reply: str, corrupted: str
+) -> None:
+    request = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None, (ToolResult(
+        "balance", True, "INV-2026-004281 INV-2026-004283; 2026-12-05 2026-12-06 2026-12-08 2026-12-09", {}),), ())
+    assert corrupt(Narration(reply, ()), fault, request)[0].reply == corrupted
+
+
+def test_a_reply_with_nothing_to_corrupt_is_returned_unchanged() -> None:
+    plain = Narration("Con gusto te ayudo.", ())
+    for fault in set(NarrationFault) - {NarrationFault.INVENTED_CITATION}:
+        narration, injection = corrupt(plain, fault, REQUEST)
+        assert narration == plain
+        assert not injection.applied
+
+
+SCENARIOS = [
+    (NarrationFault.MAGNITUDE, MARIA_PHONE, "¿Cuál es mi saldo?"),
+    (NarrationFault.TRANSPOSED_DIGITS, MARIA_PHONE, "¿Cuál es mi saldo?"),
+    (NarrationFault.TRANSPOSED_DIGITS, MARIA_PHONE, "factura INV-2026-004281"),
+    (NarrationFault.INVENTED_CITATION, MARIA_PHONE, "¿Cuánto es el recargo por mora?"),
+    (NarrationFault.NEIGHBOURING_INVOICE, MARIA_PHONE, "factura INV-2026-004281"),
+    (NarrationFault.NEIGHBOURING_INVOICE, MARIA_PHONE, "mis facturas"),
+    (NarrationFault.CHANGED_DATE, MARIA_PHONE, "What is my balance?"),
+    (NarrationFault.CHANGED_DATE, MARIA_PHONE, "¿recibieron mi pago?"),
+    (NarrationFault.DROPPED_MINUS, JOSE_PHONE, "¿cuánto debo?"),
+    (NarrationFault.MAGNITUDE, MARIA_PHONE, "¿por qué mi factura es más alta?"),
+]
+
+
+@pytest.mark.parametrize(("fault", "phone", "message"), SCENARIOS)
+def test_the_verifier_stops_every_injected_fault(
+    make_pipeline: PipelineFactory, capabilities: FakeCapabilities,
+    fault: NarrationFault, phone: str, message: str
+) -> None:
+    capabilities.world["fibranet"]["1000007310"].balance.update(
+        amount_due="37.50", net_balance="-212.50")
+    narrator = FaultyNarrator(TemplateNarrator(), fault)
+    result = make_pipeline(narrator=narrator).handle(phone, message)
+    assert narrator.last_injection is not None and narrator.last_injection.applied
+    assert result.action is Action.ESCALATE
+    assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
+    assert {r.stage: r.decision for r in result.trace}["grounding"] == "ungrounded"
+
+
+def test_an_uncorrupted_reply_goes_out(make_pipeline: PipelineFactory) -> None:
+    narrator = FaultyNarrator(TemplateNarrator(), NarrationFault.DROPPED_MINUS)
+    result = make_pipeline(narrator=narrator).handle(MARIA_PHONE, "¿Cuál es mi saldo?")
+    assert narrator.last_injection is not None and not narrator.last_injection.applied
+    assert result.action is Action.REPLY

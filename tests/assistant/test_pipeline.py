@@ -1,0 +1,439 @@
+"""One turn end to end, against fake capabilities, a fake retriever and a real SQLite store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from assistant_fakes import (
+    ANA_PHONE,
+    JOSE_PHONE,
+    MARIA_PHONE,
+    TENANT,
+    UNKNOWN_PHONE,
+    FakeCapabilities,
+    FakeRetriever,
+    PipelineFactory,
+)
+
+from assistant.escalation import EscalationReason
+from assistant.narrator import Narration, NarrationError, NarrationRequest
+from assistant.pipeline import AssistantPipeline, PipelineSettings
+from assistant.store import SqlConversationStore
+from assistant.store.model import ConversationState
+from assistant.turn import Action, TurnResult
+
+
+def stages(result: TurnResult) -> dict[str, str]:
+    return {record.stage: record.decision for record in result.trace}
+
+
+class ScriptedNarrator:
+    """A narrator that says exactly what a test tells it to (a misbehaving model)."""
+
+    def __init__(self, reply: str, used: tuple[str, ...] = ()) -> None:
+        self.reply, self.used = reply, used
+        self.requests: list[NarrationRequest] = []
+
+    def narrate(self, request: NarrationRequest) -> Narration:
+        self.requests.append(request)
+        return Narration(self.reply, self.used)
+
+
+class TestGroundedAnswers:
+    def test_balance_in_spanish_states_the_api_figures_in_es_ve_form(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "¿Cuál es mi saldo?")
+        assert result.action is Action.REPLY
+        assert "USD 38,28" in result.reply
+        assert "20 de noviembre de 2026" in result.reply
+        assert stages(result)["grounding"] == "grounded"
+        assert stages(result)["send"] == "reply"
+
+    def test_an_english_question_gets_an_english_answer(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(MARIA_PHONE, "What is my balance?")
+        assert "net balance of USD 38.28" in result.reply
+        assert "November 20, 2026" in result.reply
+
+    def test_a_credit_keeps_its_minus_sign(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(JOSE_PHONE, "cuanto debo")
+        assert "saldo neto de Bs. -250,00" in result.reply
+        assert "saldo a favor: Bs. 250,00" in result.reply
+
+    def test_bill_change_states_the_computed_differences(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(MARIA_PHONE, "¿Por qué mi factura salió más alta este mes?")
+        assert result.action is Action.REPLY
+        assert "El total subió USD 5,80." in result.reply
+        assert "Reconexión: cargo nuevo de USD 5,00." in result.reply
+        assert "IVA: subió USD 0,80." in result.reply
+
+    def test_policy_questions_are_answered_from_the_knowledge_base_with_a_citation(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "¿Cuánto es el recargo por mora?")
+        assert result.action is Action.REPLY
+        assert result.citations == ("es-late-fee",)
+        assert "recargo por mora del 5%" in result.reply
+        assert "#" not in result.reply
+
+    def test_the_last_invoice_asks_for_one_invoice(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "my last invoice please")
+        assert capabilities.called("invoices") == [(("1000004821",), {"status": None, "limit": 1})]
+        assert "INV-2026-004281" in result.reply
+        assert "INV-2026-004102" not in result.reply
+
+    def test_a_business_not_found_is_answered_as_such(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(ANA_PHONE, "¿Recibieron mi pago?")
+        assert result.action is Action.REPLY
+        assert result.reply == "No encontré pagos registrados en tu cuenta."
+
+    def test_a_capability_that_finds_nothing_says_so(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(ANA_PHONE, "¿Por qué subió mi factura?")
+        assert result.reply == "No encontré dos facturas tuyas para comparar."
+
+    def test_a_plan_without_a_scheduled_change(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(JOSE_PHONE, "What plan am I on?")
+        assert result.reply == (
+            "Your current plan is Hogar 30 (PLN-HOGAR-30): 30 Mbps down and 10 Mbps up for "
+            "Bs. 1,450.00 a month. Service status: suspended. Your next invoice is issued on "
+            "December 12, 2026.")
+
+    def test_a_greeting_gets_a_greeting(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(ANA_PHONE, "Hola, buenas tardes")
+        assert result.action is Action.REPLY
+        assert result.reply.startswith("¡Hola Ana!")
+
+
+class TestExactIdentifiers:
+    def test_an_invoice_number_is_looked_up_exactly_after_normalising_case_and_dashes(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "detalle de la factura inv\u20132026\u2013004281")
+        assert capabilities.called("invoice_by_number") == [
+            (("1000004821",), {"invoice_number": "INV-2026-004281"})]
+        assert result.reply.startswith("Factura INV-2026-004281 (pendiente)")
+
+    @pytest.mark.parametrize("literal", [
+        "INV-2026-004218",   # transposed digits of the customer's own INV-2026-004281
+        "INV-2026-004300",   # another customer of the same operator
+        "INV-2026-500123",   # another operator's invoice
+    ])
+    def test_an_invoice_that_is_not_the_customers_is_not_found_and_never_substituted(
+        self, pipeline: AssistantPipeline, literal: str
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, f"¿Cuánto debo de la factura {literal}?")
+        assert result.action is Action.REPLY
+        assert result.reply == (f"No encontré la factura {literal} en tu cuenta. "
+                                "Verifica el dato e inténtalo de nuevo.")
+
+    def test_a_malformed_invoice_number_is_not_found_without_a_lookup(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "invoice INV-2026-04281 please")
+        assert capabilities.called("invoice_by_number") == []
+        assert result.reply.startswith("I could not find invoice INV-2026-04281")
+
+    def test_a_lookup_that_returns_another_number_is_refused(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        neighbour = dict(capabilities.world["fibranet"]["1000004821"].invoices[0],
+                         invoice_number="INV-2026-004282")
+        capabilities.world["fibranet"]["1000004821"].invoices.append(neighbour)
+        capabilities.invoice_by_number = lambda account, invoice_number: (  # type: ignore[method-assign]
+            FakeCapabilities.invoice_by_number(capabilities, account, "INV-2026-004282"))
+        result = make_pipeline().handle(MARIA_PHONE, "factura INV-2026-004281")
+        assert result.reply.startswith("No encontré la factura INV-2026-004281")
+
+    def test_someone_elses_account_number_is_not_found_and_not_answered(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000007310")
+        assert result.reply.startswith("No encontré la cuenta 1000007310")
+        assert capabilities.called("balance") == []
+
+    def test_the_customers_own_account_number_is_fine(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000004821")
+        assert "USD 38,28" in result.reply
+
+    def test_bill_change_about_an_older_invoice_shows_that_invoice_instead(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "¿Por qué la factura INV-2026-004102 salió más alta?")
+        assert result.reply.startswith("Factura INV-2026-004102 (pagada)")
+        assert stages(result)["bill_change"] == "showing the requested invoice instead"
+
+    def test_bill_change_about_the_latest_invoice_is_the_comparison(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "why is INV-2026-004281 higher?")
+        assert result.reply.startswith("Your invoice INV-2026-004281 is USD 38.28")
+
+
+class TestIdentity:
+    def test_an_unknown_phone_is_asked_to_identify_and_the_question_is_kept(
+        self, pipeline: AssistantPipeline, store: SqlConversationStore
+    ) -> None:
+        result = pipeline.handle(UNKNOWN_PHONE, "¿Cuánto debo?")
+        assert "número de cuenta o tu cédula" in result.reply
+        assert store.get(TENANT, UNKNOWN_PHONE).pending_question == "¿Cuánto debo?"
+
+    def test_a_cedula_proves_identity_and_the_pending_question_is_answered(
+        self, pipeline: AssistantPipeline, store: SqlConversationStore,
+        capabilities: FakeCapabilities
+    ) -> None:
+        pipeline.handle(UNKNOWN_PHONE, "¿Cuánto debo?")
+        result = pipeline.handle(UNKNOWN_PHONE, "mi cédula es V-12.345.678")
+        assert capabilities.called("customer_by_national_id") == [(("V-12345678",), {})]
+        assert "tu cuenta 1000004821 tiene un saldo neto de USD 38,28" in result.reply
+        conversation = store.get(TENANT, UNKNOWN_PHONE)
+        assert conversation.verified_account == "1000004821"
+        assert conversation.pending_question is None
+        follow_up = pipeline.handle(UNKNOWN_PHONE, "¿y mi plan?")
+        assert "Fibra 100" in follow_up.reply
+        assert stages(follow_up)["identity"] == "verified"
+
+    def test_identity_without_a_pending_question_is_confirmed(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(UNKNOWN_PHONE, "1000009999")
+        assert result.reply.startswith("Gracias, Ana: ya ubiqué tu cuenta.")
+
+    def test_a_claim_with_a_question_answers_that_question(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(UNKNOWN_PHONE, "soy 1000004821, ¿cuál es mi plan?")
+        assert "Fibra 100" in result.reply
+
+    @pytest.mark.parametrize("claim", ["V-99999999", "cuenta 10000048", "1000004821 y V-9876543"])
+    def test_claims_that_do_not_resolve_to_one_customer_are_not_found(
+        self, pipeline: AssistantPipeline, store: SqlConversationStore, claim: str
+    ) -> None:
+        result = pipeline.handle(UNKNOWN_PHONE, claim)
+        assert result.reply.startswith("No encontré ninguna cuenta con ese dato.")
+        assert store.get(TENANT, UNKNOWN_PHONE).verified_account is None
+
+    def test_a_verified_account_that_disappeared_is_asked_for_again(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        pipeline.handle(UNKNOWN_PHONE, "1000004821")
+        del capabilities.world["fibranet"]["1000004821"]
+        result = pipeline.handle(UNKNOWN_PHONE, "mi saldo")
+        assert "número de cuenta o tu cédula" in result.reply
+
+    def test_an_unknown_phone_may_ask_a_policy_question(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(UNKNOWN_PHONE, "What is the late fee?")
+        assert result.citations == ("en-late-fee",)
+
+    def test_what_the_message_claims_never_overrides_the_phone(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "soy José, cédula V-9876543, ¿cuánto debo?")
+        assert result.reply.startswith("No encontré la cédula o RIF V-9876543")
+        assert capabilities.called("customer_by_national_id") == []
+
+
+class TestRefusalPaths:
+    def test_a_request_for_a_person_escalates_at_once(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities,
+        store: SqlConversationStore
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "Quiero hablar con un asesor")
+        assert result.action is Action.ESCALATE
+        assert result.reason is EscalationReason.USER_REQUEST
+        assert result.reply.startswith("Claro, te comunico con un asesor")
+        assert capabilities.calls == []
+        assert store.get(TENANT, MARIA_PHONE).state is ConversationState.WAITING_FOR_HUMAN
+        assert [e.reason for e in store.escalations(TENANT, MARIA_PHONE)] == ["USER_REQUEST"]
+
+    def test_after_an_escalation_the_bot_is_silent(self, pipeline: AssistantPipeline) -> None:
+        pipeline.handle(MARIA_PHONE, "a human please")
+        result = pipeline.handle(MARIA_PHONE, "hello?")
+        assert result.action is Action.SILENT
+        assert result.reply is None
+        assert stages(result) == {"gate": "silent"}
+
+    def test_while_a_person_has_the_conversation_the_bot_writes_nothing(
+        self, pipeline: AssistantPipeline, store: SqlConversationStore,
+        capabilities: FakeCapabilities
+    ) -> None:
+        before = store.assign_agent(TENANT, MARIA_PHONE, "agent-7")
+        result = pipeline.handle(MARIA_PHONE, "¿Cuál es mi saldo?")
+        assert result.action is Action.SILENT
+        assert store.get(TENANT, MARIA_PHONE) == before
+        assert capabilities.calls == []
+
+    def test_released_back_to_the_bot_it_answers_again(
+        self, pipeline: AssistantPipeline, store: SqlConversationStore
+    ) -> None:
+        pipeline.handle(MARIA_PHONE, "agente")
+        store.release_to_bot(TENANT, MARIA_PHONE)
+        assert pipeline.handle(MARIA_PHONE, "mi saldo").action is Action.REPLY
+
+    @pytest.mark.parametrize(("capability", "phone", "before", "message"), [
+        ("customer_by_phone", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
+        ("customer_by_national_id", UNKNOWN_PHONE, (), "V-12345678"),
+        ("customer_by_account", UNKNOWN_PHONE, ("1000004821",), "mi saldo"),
+        ("balance", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
+        ("invoice_by_number", MARIA_PHONE, (), "factura INV-2026-004281"),
+        ("bill_change", MARIA_PHONE, (), "¿por qué la factura INV-2026-004281 subió?"),
+    ])
+    def test_an_outage_escalates_tool_error_naming_what_failed(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities, capability: str,
+        phone: str, before: tuple[str, ...], message: str
+    ) -> None:
+        for earlier in before:
+            pipeline.handle(phone, earlier)
+        capabilities.outages.add(capability)
+        result = pipeline.handle(phone, message)
+        assert result.reason is EscalationReason.TOOL_ERROR
+        assert result.escalation.context.capability == capability
+        assert "unavailable: HTTP 503" in result.agent_summary.es
+        assert result.reply.startswith("En este momento no puedo consultar")
+
+    def test_the_agent_summary_names_the_customer(
+        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
+    ) -> None:
+        capabilities.outages.add("balance")
+        result = pipeline.handle(MARIA_PHONE, "What is my balance?")
+        assert "María Fernanda Rodríguez (cuenta 1000004821)" in result.agent_summary.es
+        assert "Capability: balance." in result.agent_summary.en
+        assert result.reply.startswith("I can't reach the billing system")
+
+    def test_an_action_the_bot_cannot_do_escalates_capability_missing(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        result = pipeline.handle(MARIA_PHONE, "Quiero cambiar mi plan al de 300 megas")
+        assert result.reason is EscalationReason.CAPABILITY_MISSING
+        assert result.escalation.context.capability == "change_plan"
+
+    def test_a_client_without_the_capability_escalates_capability_missing(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        class WithoutBillChange(FakeCapabilities):
+            bill_change = None  # type: ignore[assignment]
+
+        result = make_pipeline(capabilities=WithoutBillChange()).handle(
+            MARIA_PHONE, "why is my bill higher this month?")
+        assert result.reason is EscalationReason.CAPABILITY_MISSING
+        assert stages(result)["capability"] == "missing"
+
+    def test_no_context_and_no_tool_data_escalates_before_narration(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        narrator = ScriptedNarrator("never used")
+        result = make_pipeline(narrator=narrator).handle(MARIA_PHONE, "¿Quién ganó el partido?")
+        assert result.reason is EscalationReason.NO_CONTEXT
+        assert narrator.requests == []
+
+    def test_weak_chunks_are_not_context(self, make_pipeline: PipelineFactory) -> None:
+        class Weak(FakeRetriever):
+            def search(self, query: str, top_k: int = 6):  # type: ignore[no-untyped-def]
+                return [replace_chunk(c) for c in super().search(query, top_k)]
+
+        def replace_chunk(chunk):  # type: ignore[no-untyped-def]
+            from dataclasses import replace
+            return replace(chunk, matched_by_text=False, vector_score=0.1)
+
+        result = make_pipeline(retriever=Weak()).handle(MARIA_PHONE, "¿Cuánto es la mora?")
+        assert result.reason is EscalationReason.NO_CONTEXT
+        assert stages(result)["retrieval"] == "0 of 1 kept"
+
+    def test_a_failing_retriever_means_no_context(self, make_pipeline: PipelineFactory) -> None:
+        class Broken:
+            def search(self, query: str, top_k: int = 6) -> list[object]:
+                raise ConnectionError("pgvector unreachable")
+
+        result = make_pipeline(retriever=Broken()).handle(MARIA_PHONE, "¿cómo pago por zelle?")
+        assert result.reason is EscalationReason.NO_CONTEXT
+        assert stages(result)["retrieval"] == "failed"
+
+    def test_without_a_retriever_billing_questions_still_work(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        result = make_pipeline(retriever=None).handle(MARIA_PHONE, "mi saldo")
+        assert result.action is Action.REPLY
+        assert stages(result)["retrieval"] == "not_configured"
+
+    def test_an_invented_figure_is_stopped(self, make_pipeline: PipelineFactory) -> None:
+        result = make_pipeline(narrator=ScriptedNarrator("Debes Bs. 4.500.")).handle(
+            MARIA_PHONE, "mi saldo")
+        assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
+        assert result.escalation.context.stopped_reply == "Debes Bs. 4.500."
+        assert result.escalation.context.unsupported == ("4.500",)
+        assert "Respuesta detenida: «Debes Bs. 4.500.»" in result.agent_summary.es
+
+    def test_a_knowledge_base_example_identifier_is_not_the_customers(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        narrator = ScriptedNarrator("Tu factura es la INV-2026-000123.", ("es-invoice-example",))
+        result = make_pipeline(narrator=narrator).handle(MARIA_PHONE, "¿cómo leo mi factura?")
+        assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
+        assert stages(result)["grounding"] == "grounded"
+        assert stages(result)["identifier_guard"] == "foreign"
+
+    def test_the_operators_own_public_identifiers_may_be_told(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        question = "¿Cómo pago por Pago Móvil?"
+        assert make_pipeline().handle(MARIA_PHONE, question).reason is (
+            EscalationReason.UNGROUNDED_OUTPUT)
+        settings = PipelineSettings(operator_identifiers=("J-12345678-9", "+584143287410"))
+        result = make_pipeline(settings=settings).handle(JOSE_PHONE, question)
+        assert result.action is Action.REPLY
+        assert "0414-3287410, RIF J-12345678-9" in result.reply
+
+    def test_a_promise_the_bot_cannot_keep_escalates(self, make_pipeline: PipelineFactory) -> None:
+        narrator = ScriptedNarrator("Tranquila, te garantizo que eliminamos el recargo.")
+        result = make_pipeline(narrator=narrator).handle(MARIA_PHONE, "mi saldo")
+        assert result.reason is EscalationReason.FORBIDDEN_PHRASE
+        assert "te garantizo" in result.escalation.context.unsupported
+
+    def test_a_narrator_failure_escalates(self, make_pipeline: PipelineFactory) -> None:
+        class Failing:
+            def narrate(self, request: NarrationRequest) -> Narration:
+                raise NarrationError("model timed out")
+
+        result = make_pipeline(narrator=Failing()).handle(MARIA_PHONE, "mi saldo")
+        assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
+        assert result.escalation.context.unsupported == ("narrator: model timed out",)
+
+    def test_an_empty_reply_escalates(self, make_pipeline: PipelineFactory) -> None:
+        result = make_pipeline(narrator=ScriptedNarrator("  ** **  ")).handle(MARIA_PHONE, "mi saldo")
+        assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
+        assert result.escalation.context.unsupported == ("empty reply",)
+
+
+class TestTurnOutput:
+    def test_the_result_serialises_with_a_masked_trace(self, pipeline: AssistantPipeline) -> None:
+        result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000004821")
+        payload = result.to_dict()
+        text = json.dumps(payload, ensure_ascii=False)
+        assert payload["action"] == "reply"
+        assert payload["reason"] is None
+        assert "1000004821" in payload["reply"]
+        assert "1000004821" not in json.dumps(payload["trace"], ensure_ascii=False)
+        assert "••••••4821" in text
+
+    def test_an_escalation_serialises_its_summary_and_context(
+        self, pipeline: AssistantPipeline
+    ) -> None:
+        payload = pipeline.handle(MARIA_PHONE, "agent").to_dict()
+        assert payload["reason"] == "USER_REQUEST"
+        assert payload["agent_summary"]["en"].startswith("The customer asked to talk to a person.")
+        assert payload["escalation_context"]["phone"] == MARIA_PHONE
+
+    def test_the_inbound_phone_is_normalised(self, pipeline: AssistantPipeline) -> None:
+        assert pipeline.handle("0412-1234567", "mi saldo").action is Action.REPLY
+
+    def test_a_bad_phone_is_a_clear_error(self, pipeline: AssistantPipeline) -> None:
+        with pytest.raises(ValueError, match="not a phone number"):
+            pipeline.handle("not-a-phone", "hola")
+
+    def test_reply_length_is_bounded(self, make_pipeline: PipelineFactory) -> None:
+        pipeline = make_pipeline(settings=PipelineSettings(max_reply_chars=120))
+        result = pipeline.handle(MARIA_PHONE, "mis facturas")
+        assert len(result.reply) <= 120
+        assert result.action is Action.REPLY

@@ -1,0 +1,103 @@
+"""The conversation store, identical on SQLite (memory and file) and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from assistant.escalation import (
+    AgentSummary,
+    Escalation,
+    EscalationContext,
+    EscalationReason,
+    escalate,
+)
+from assistant.language import Language
+from assistant.store import (
+    Conversation,
+    ConversationState,
+    SqlConversationStore,
+    open_conversation_store,
+)
+
+PHONE = "+584121234567"
+
+
+def test_a_new_conversation_is_a_bot_conversation_not_yet_stored(
+    any_store: SqlConversationStore,
+) -> None:
+    conversation = any_store.get("fibranet", PHONE)
+    assert conversation == Conversation("fibranet", PHONE)
+    assert any_store.escalations("fibranet", PHONE) == []
+
+
+def test_saved_state_round_trips(any_store: SqlConversationStore) -> None:
+    saved = any_store.save(Conversation(
+        "fibranet", PHONE, verified_account="1000004821", pending_question="¿cuánto debo?",
+        language=Language.ENGLISH))
+    assert saved.updated_at == datetime(2026, 11, 29, 12, 0, 1, tzinfo=UTC)
+    assert any_store.get("fibranet", PHONE) == saved
+
+
+def test_conversations_are_keyed_by_tenant_and_phone(any_store: SqlConversationStore) -> None:
+    any_store.save(Conversation("fibranet", PHONE, verified_account="1000004821"))
+    assert any_store.get("llanolink", PHONE).verified_account is None
+
+
+def test_an_escalation_is_stored_and_leaves_the_conversation_waiting(
+    any_store: SqlConversationStore,
+) -> None:
+    escalation = escalate(EscalationReason.TOOL_ERROR, EscalationContext(
+        phone=PHONE, message="mi saldo", capability="balance", tool_error="unavailable"))
+    record = any_store.record_escalation(Conversation("fibranet", PHONE), escalation)
+    assert any_store.get("fibranet", PHONE).state is ConversationState.WAITING_FOR_HUMAN
+    [stored] = any_store.escalations("fibranet", PHONE)
+    assert stored == record
+    assert stored.reason == "TOOL_ERROR"
+    assert stored.context["capability"] == "balance"
+    assert stored.summary_en.startswith("Could not query the billing system")
+
+
+def test_escalations_come_back_oldest_first(any_store: SqlConversationStore) -> None:
+    for reason in (EscalationReason.USER_REQUEST, EscalationReason.NO_CONTEXT):
+        any_store.record_escalation(Conversation("fibranet", PHONE), escalate(
+            reason, EscalationContext(phone=PHONE, message="x")))
+    assert [e.reason for e in any_store.escalations("fibranet", PHONE)] == [
+        "USER_REQUEST", "NO_CONTEXT"]
+
+
+def test_an_agent_takes_and_releases_a_conversation(any_store: SqlConversationStore) -> None:
+    any_store.save(Conversation("fibranet", PHONE, pending_question="¿cuánto debo?"))
+    taken = any_store.assign_agent("fibranet", PHONE, "agent-7")
+    assert (taken.state, taken.agent_id) == (ConversationState.HUMAN_ACTIVE, "agent-7")
+    released = any_store.release_to_bot("fibranet", PHONE)
+    assert (released.state, released.agent_id, released.pending_question) == (
+        ConversationState.BOT, None, None)
+    assert any_store.get("fibranet", PHONE) == released
+
+
+def test_a_failed_write_leaves_nothing_behind(any_store: SqlConversationStore) -> None:
+    """The escalation row violates NOT NULL after the conversation row was written: both go."""
+    broken = Escalation(EscalationReason.USER_REQUEST, AgentSummary(es=None, en=None),  # type: ignore[arg-type]
+                        EscalationContext(phone=PHONE, message="agente"))
+    with pytest.raises(Exception, match="(?i)null"):
+        any_store.record_escalation(Conversation("fibranet", PHONE), broken)
+    assert any_store.get("fibranet", PHONE).state is ConversationState.BOT
+    assert any_store.escalations("fibranet", PHONE) == []
+
+
+def test_a_file_store_keeps_its_state_across_reopening(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    dsn = f"sqlite:///{tmp_path / 'conversations.sqlite3'}"
+    first = open_conversation_store(dsn)
+    first.save(Conversation("fibranet", PHONE, verified_account="1000004821"))
+    first.close()
+    again = open_conversation_store(dsn)
+    assert again.get("fibranet", PHONE).verified_account == "1000004821"
+    again.close()
+
+
+@pytest.mark.parametrize("dsn", ["mysql://db/x", "sqlite:/relative", "conversations.db"])
+def test_an_unknown_dsn_is_a_clear_error(dsn: str) -> None:
+    with pytest.raises(ValueError, match="unsupported conversation store DSN"):
+        open_conversation_store(dsn)

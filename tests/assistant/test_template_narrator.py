@@ -1,0 +1,180 @@
+"""The template narrator: the API's figures, es-VE or verbatim, never computed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from assistant_fakes import (
+    JOSE_INVOICE,
+    MARIA_CURRENT,
+    MARIA_PREVIOUS,
+    _balance_evidence,
+    _bill_change,
+    _payment_evidence,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+from assistant.grounding import GroundingVerifier
+from assistant.intents import Intent
+from assistant.language import Language
+from assistant.narrator import EvidenceChunk, NarrationError, NarrationRequest, TemplateNarrator
+from client.tool_result import ToolResult
+
+
+def narrate(intent: Intent, *results: ToolResult, language: Language = Language.SPANISH,
+            chunks: tuple[EvidenceChunk, ...] = ()) -> str:
+    request = NarrationRequest("?", language, intent, None, results, chunks)
+    return TemplateNarrator().narrate(request).reply
+
+
+def tool(capability: str, data: dict[str, Any] | None, evidence: str | None = "evidence") -> ToolResult:
+    return ToolResult(capability, True, evidence, data)
+
+
+class TestBillChange:
+    def test_a_decrease_is_stated_with_its_direction_not_a_sign(self) -> None:
+        cheaper = dict(MARIA_PREVIOUS, invoice_number="INV-2026-004400", issue_date="2026-12-05")
+        result = _bill_change([cheaper, MARIA_CURRENT])
+        reply = narrate(Intent.BILL_CHANGE, result)
+        assert "El total bajó USD 5,80." in reply
+        assert "• Reconexión: ya no aparece." in reply
+        assert "• IVA: bajó USD 0,80." in reply
+        assert GroundingVerifier().verify(
+            answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
+            tool_result_texts=[result.evidence_text]).grounded
+
+    def test_an_unchanged_total_and_a_kind_billed_twice(self) -> None:
+        data = {"latest": dict(MARIA_CURRENT, line_items=[
+                    {"kind": "discount", "description": "a", "amount": "-1.00"},
+                    {"kind": "discount", "description": "b", "amount": "-2.00"}]),
+                "previous": MARIA_PREVIOUS, "total_difference": "0.00",
+                "appeared": ["discount"], "disappeared": [], "changed": {}}
+        reply = narrate(Intent.BILL_CHANGE, tool("bill_change", data), language=Language.ENGLISH)
+        assert "The total did not change." in reply
+        assert "• Discount: new charge." in reply  # the sum of two lines is not the narrator's
+
+    def test_invoices_in_different_currencies_are_not_compared(self) -> None:
+        data = {"latest": JOSE_INVOICE, "previous": MARIA_PREVIOUS, "total_difference": None,
+                "appeared": [], "disappeared": [], "changed": {}}
+        reply = narrate(Intent.BILL_CHANGE, tool("bill_change", data))
+        assert reply.endswith("Están en monedas distintas, así que no las comparo.")
+        assert "Bs. 1.682,00" in reply
+
+    def test_a_single_invoice_has_nothing_to_compare(self) -> None:
+        reply = narrate(Intent.BILL_CHANGE, _bill_change([MARIA_CURRENT]), language=Language.ENGLISH)
+        assert reply.startswith("You have a single invoice, INV-2026-004281")
+
+
+class TestOtherIntents:
+    def test_a_payment_with_credit_left_over(self) -> None:
+        payment = {"payment_id": "PAY-0000000777", "account_number": "1000004821",
+                   "amount": "50.00", "currency": "USD", "method": "zelle", "reference": None,
+                   "received_at": "2026-11-02T13:00:00Z", "allocations": [],
+                   "unapplied_amount": "50.00"}
+        reply = narrate(Intent.LAST_PAYMENT, tool("last_payment", {"payment": payment}),
+                        language=Language.ENGLISH)
+        assert reply == ("Your last recorded payment is PAY-0000000777, on November 2, 2026, for "
+                         "USD 50.00 (Zelle). USD 50.00 became credit on your account.")
+        assert GroundingVerifier().verify(
+            answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
+            tool_result_texts=[_payment_evidence("1000004821", payment)]).grounded
+
+    def test_a_scheduled_change_without_catalogue_details_names_the_plan_id(self) -> None:
+        subscription = {"status": "active", "next_billing_date": None,
+                        "pending_change": {"plan_id": "PLN-FIBRA-600",
+                                           "effective_date": "2027-01-05"},
+                        "plan": {"plan_id": "PLN-FIBRA-50", "name": "Fibra 50",
+                                 "download_mbps": 50, "upload_mbps": 25,
+                                 "monthly_price": "20.00", "currency": "USD"}}
+        reply = narrate(Intent.PLAN, tool("plan", {"subscription": subscription,
+                                                   "pending_plan": None}))
+        assert reply.endswith("Tienes un cambio programado al plan PLN-FIBRA-600 a partir del "
+                              "5 de enero de 2027.")
+        assert "próxima factura" not in reply
+
+    def test_no_invoices(self) -> None:
+        reply = narrate(Intent.INVOICES, tool("invoices", {"invoices": []}))
+        assert reply == "No encontré facturas con ese criterio en tu cuenta."
+
+    def test_several_invoice_results_are_narrated_one_after_the_other(self) -> None:
+        reply = narrate(Intent.INVOICE, tool("invoice_by_number", MARIA_CURRENT),
+                        tool("invoice_by_number", MARIA_PREVIOUS))
+        assert reply.index("INV-2026-004281") < reply.index("\n\nFactura INV-2026-004102")
+
+
+class TestFallbacks:
+    def test_data_of_an_unknown_shape_is_quoted_from_the_evidence(self) -> None:
+        result = ToolResult("balance", True, "Balance of account 1000004821: USD 45.00.",
+                            {"amount": 45})
+        assert narrate(Intent.BALANCE, result) == (
+            "Esto es lo que indica el sistema de facturación: "
+            "Balance of account 1000004821: USD 45.00.")
+
+    def test_an_amount_that_is_not_a_contract_amount_is_not_reformatted(self) -> None:
+        data = {"account_number": "1000004821", "currency": "USD", "amount_due": "45",
+                "overdue_amount": "0.00", "credit_balance": "0.00", "net_balance": "45",
+                "next_due_date": None}
+        reply = narrate(Intent.BALANCE, tool("balance", data, "amount due USD 45"),
+                        language=Language.ENGLISH)
+        assert reply == "This is what the billing system shows: amount due USD 45"
+
+    def test_no_data_and_no_evidence_is_a_narration_error(self) -> None:
+        with pytest.raises(NarrationError, match="cannot narrate balance"):
+            narrate(Intent.BALANCE, tool("balance", None, None))
+
+    def test_a_billing_intent_without_results_is_a_narration_error(self) -> None:
+        with pytest.raises(NarrationError, match="no tool result"):
+            narrate(Intent.BALANCE)
+
+
+class TestPolicy:
+    CHUNKS = (EvidenceChunk("en-1", "## Late fee\nA one-time 5% late fee.", "en"),
+              EvidenceChunk("es-1", "## Mora\nUn recargo único del 5%.", "es"))
+
+    def test_the_best_chunk_in_the_subscribers_language_is_quoted_and_cited(self) -> None:
+        request = NarrationRequest("?", Language.SPANISH, Intent.POLICY, None, (), self.CHUNKS)
+        narration = TemplateNarrator().narrate(request)
+        assert narration == narration.__class__(
+            "Según nuestras políticas: Un recargo único del 5%.", ("es-1",))
+
+    def test_another_language_is_better_than_nothing(self) -> None:
+        reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=self.CHUNKS[:1])
+        assert reply == "Según nuestras políticas: A one-time 5% late fee."
+
+    def test_a_heading_only_chunk_is_quoted_whole(self) -> None:
+        chunk = EvidenceChunk("en-2", "# Payment methods", "en")
+        reply = narrate(Intent.POLICY, language=Language.ENGLISH, chunks=(chunk,))
+        assert reply == "According to our policies: # Payment methods"
+
+    def test_no_chunk_is_a_narration_error(self) -> None:
+        with pytest.raises(NarrationError, match="knowledge-base chunk"):
+            narrate(Intent.POLICY)
+
+
+_CENTS = st.integers(min_value=-10**9, max_value=10**11)
+
+
+def _amount(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+@given(due=_CENTS, overdue=_CENTS, credit=_CENTS, net=_CENTS,
+       currency=st.sampled_from(["USD", "VES"]), language=st.sampled_from(list(Language)),
+       next_due=st.one_of(st.none(), st.dates().map(lambda d: d.isoformat())))
+def test_every_balance_narration_is_grounded_in_its_evidence(
+    due: int, overdue: int, credit: int, net: int, currency: str, language: Language,
+    next_due: str | None,
+) -> None:
+    data = {"account_number": "1000004821", "currency": currency, "amount_due": _amount(due),
+            "overdue_amount": _amount(overdue), "credit_balance": _amount(credit),
+            "net_balance": _amount(net), "next_due_date": next_due,
+            "as_of": "2026-11-29T10:00:00Z"}
+    evidence = _balance_evidence(data)
+    reply = narrate(Intent.BALANCE, tool("balance", data, evidence), language=language)
+    assert not reply.startswith(("Esto es", "This is"))
+    verdict = GroundingVerifier().verify(answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[],
+                                         evidence_texts=[], tool_result_texts=[evidence])
+    assert verdict.grounded, verdict.unsupported

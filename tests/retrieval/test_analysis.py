@@ -1,0 +1,77 @@
+"""The analyzer keeps identifiers whole and folds only what the source system treats as equal."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.retrieval.analysis import analyze_query, canonical_number, fold_plural, index_terms
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier"),
+    [
+        ("¿Qué es INV-2026-004281 en mi factura?", "inv-2026-004281"),
+        ("RIF J-12345678-9", "j-12345678-9"),
+        ("rif j123456789", "j-12345678-9"),
+        ("mi cédula es V-12.345.678", "v-12345678"),
+        ("v12345678", "v-12345678"),
+        ("E-8123456", "e-8123456"),
+        ("cuenta 1000004821", "1000004821"),
+        ("pago PAY-0000012345", "pay-0000012345"),
+        ("plan PLN-FIBRA-100", "pln-fibra-100"),
+        ("llámame al 0412-1234567", "+584121234567"),
+        ("mi número es +58 412 1234567", "+584121234567"),
+    ],
+)
+def test_identifiers_become_one_canonical_term(text: str, identifier: str) -> None:
+    assert identifier in analyze_query(text).identifiers
+
+
+def test_a_longer_number_is_not_mistaken_for_a_shorter_identifier() -> None:
+    assert analyze_query("INV-2026-0042810").identifiers == ()
+    assert analyze_query("10000048210").identifiers == ()
+
+
+def test_neighbouring_invoices_stay_distinct() -> None:
+    assert index_terms("INV-2026-004281") != index_terms("INV-2026-004218")
+
+
+def test_id_digits_are_indexed_so_a_bare_number_still_matches() -> None:
+    assert "12345678" in index_terms("cédula V-12.345.678")
+
+
+def test_stopwords_and_accents_are_dropped_from_words() -> None:
+    assert analyze_query("¿Cuándo me cortan el SERVICIO?").words == ("cortan", "servicio")
+    assert analyze_query("what is the late fee?").words == ("late", "fee")
+
+
+@pytest.mark.parametrize(
+    ("token", "canonical"),
+    [
+        ("250,00", "250.00"),
+        ("1.500,00", "1500.00"),
+        ("1,500.00", "1500.00"),
+        ("12.345.678", "12345678"),
+        ("16", "16"),
+    ],
+)
+def test_numbers_have_one_spelling_per_value(token: str, canonical: str) -> None:
+    assert canonical_number(token) == canonical
+
+
+def test_amounts_of_different_magnitude_do_not_meet() -> None:
+    assert canonical_number("45.00") != canonical_number("4.500")
+
+
+@pytest.mark.parametrize(
+    ("word", "folded"),
+    [
+        ("facturas", "factura"),
+        ("fees", "fee"),
+        ("reconexiones", "reconexion"),
+        ("mes", "mes"),
+        ("access", "access"),
+    ],
+)
+def test_plural_folding_is_light(word: str, folded: str) -> None:
+    assert fold_plural(word) == folded

@@ -1,0 +1,83 @@
+"""The billing policy as pure functions."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from simulator.state import billing
+from simulator.state.identifiers import one_digit_apart, rif, transposed
+from simulator.state.models import Invoice, LineItem
+from simulator.state.money import to_wire
+
+
+@pytest.mark.parametrize(
+    ("day", "after", "expected"),
+    [
+        (5, date(2026, 11, 4), date(2026, 11, 5)),
+        (5, date(2026, 11, 5), date(2026, 12, 5)),
+        (28, date(2026, 12, 30), date(2027, 1, 28)),
+    ],
+)
+def test_next_billing_date(day: int, after: date, expected: date) -> None:
+    assert billing.next_billing_date(day, after) == expected
+
+
+def test_period_runs_to_the_day_before_the_next_billing_day() -> None:
+    assert billing.billing_period(date(2026, 11, 5), 5) == (date(2026, 11, 5), date(2026, 12, 4))
+
+
+def test_iva_is_16_percent_of_the_taxable_lines_and_discounts_reduce_it() -> None:
+    lines = billing.with_tax(
+        [
+            LineItem("plan_charge", "Fibra 100", Decimal("28.00")),
+            LineItem("discount", "10%", Decimal("-2.80")),
+        ]
+    )
+    assert lines[-1] == LineItem("tax", "IVA 16%", Decimal("4.03"))  # 25.20 × 0.16 = 4.032 → 4.03
+
+
+def test_late_fee_is_5_percent_of_what_is_still_due_rounded_half_up() -> None:
+    invoice = Invoice("INV-2026-000001", "1000000001", "fibranet", "open", "USD", date(2026, 1, 1), date(2026, 1, 31),
+                      date(2026, 1, 1), date(2026, 1, 16), [LineItem("plan_charge", "x", Decimal("20.90"))],
+                      amount_paid=Decimal("10.00"))  # fmt: skip
+    assert billing.late_fee_line(invoice).amount == Decimal("0.55")  # 10.90 × 5% = 0.545 → 0.55
+
+
+def test_upgrade_prorates_the_days_left_and_downgrade_does_not() -> None:
+    period = (date(2026, 11, 5), date(2026, 12, 4))  # 30 days
+    assert billing.proration_amount(
+        Decimal("28.00"), Decimal("40.00"), date(2026, 11, 20), period
+    ) == Decimal("6.00")
+    assert (
+        billing.proration_amount(Decimal("40.00"), Decimal("28.00"), date(2026, 11, 20), period)
+        is None
+    )
+
+
+def test_payment_goes_to_the_oldest_invoice_first_and_the_rest_is_credit() -> None:
+    def invoice(number: str, amount: str) -> Invoice:
+        return Invoice(number, "1", "t", "open", "USD", date(2026, 1, 1), date(2026, 1, 31), date(2026, 1, 1),
+                       date(2026, 1, 16), [LineItem("plan_charge", "x", Decimal(amount))])  # fmt: skip
+
+    older, newer = invoice("INV-2026-000001", "20.00"), invoice("INV-2026-000002", "30.00")
+    allocations, rest = billing.allocate([older, newer], Decimal("60.00"))
+    assert [(i.invoice_number, a) for i, a in allocations] == [
+        ("INV-2026-000001", Decimal("20.00")),
+        ("INV-2026-000002", Decimal("30.00")),
+    ]
+    assert rest == Decimal("10.00")
+
+
+def test_money_on_the_wire_has_two_decimals_and_no_negative_zero() -> None:
+    assert to_wire(Decimal(5)) == "5.00"
+    assert to_wire(Decimal("-0.001")) == "0.00"
+    assert to_wire(Decimal("2.675")) == "2.68"
+
+
+def test_rif_check_digit_and_near_duplicate_helpers() -> None:
+    assert rif("J", 12345678) == "J-12345678-4"
+    assert transposed(4218) == 4281 and transposed(4281) is None
+    assert one_digit_apart(4218) == 4318 and one_digit_apart(4918) == 5918
