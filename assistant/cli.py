@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from assistant import commands as turn_commands
+from assistant.channel import cli as channel_cli
 from assistant.retrieval import cli as retrieval_cli
 
 
@@ -18,6 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     groups = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     retrieval_cli.register(groups)
+    turn_commands.register(groups)
+    channel_cli.register(groups)
     return parser
 
 

@@ -47,7 +47,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve_bare(port: int) -> None:
+def serve_bare(port: int, http: str) -> None:
     import uvicorn
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
@@ -62,7 +62,7 @@ def serve_bare(port: int) -> None:
     )
 
 
-def serve_simulator(port: int, engine: str) -> None:
+def serve_simulator(port: int, engine: str, http: str) -> None:
     import uvicorn
 
     from simulator import SimulatorConfig, create_app
@@ -71,7 +71,9 @@ def serve_simulator(port: int, engine: str) -> None:
 
     configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the server
     app = create_app(SimulatorConfig(customers_per_tenant=50, validation_engine=engine))
-    uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, "warning")).run()
+    config = uvicorn_config(app, "127.0.0.1", port, "warning")
+    config.http = http
+    uvicorn.Server(config).run()
 
 
 @dataclass
@@ -150,7 +152,7 @@ def measure(
 ) -> Result:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, __file__, *serve_args, "--port", str(port)],
+        [sys.executable, __file__, *serve_args, "--port", str(port), "--http", args.http],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -179,15 +181,21 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--skip-openapi-core", action="store_true")
     parser.add_argument(
+        "--http",
+        choices=["h11", "httptools"],
+        default="h11",
+        help="uvicorn HTTP parser for both servers (h11: the project's declared dependencies)",
+    )
+    parser.add_argument(
         "--serve", choices=["bare", "compiled", "openapi-core"], help=argparse.SUPPRESS
     )
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve == "bare":
-        serve_bare(args.port)
+        serve_bare(args.port, args.http)
         return
     if args.serve:
-        serve_simulator(args.port, args.serve)
+        serve_simulator(args.port, args.serve, args.http)
         return
 
     sys.path.insert(0, str(ROOT))
@@ -206,7 +214,8 @@ def main() -> None:
         )
     base = results[0]
     print(
-        f"\n{args.connections} connections, {args.seconds:g} s each, loopback, one uvicorn process per server\n"
+        f"\n{args.connections} connections, {args.seconds:g} s each, loopback, one uvicorn process"
+        f" per server, {args.http}\n"
     )
     print(f"{'server':<26}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}{'vs bare':>10}")
     for result in results:

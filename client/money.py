@@ -24,7 +24,7 @@ AMOUNT_PATTERN = r"^-?(0|[1-9][0-9]{0,11})\.[0-9]{2}$"
 """The contract's `Amount` pattern (a test checks it against `contract/openapi.yaml`)."""
 
 POSITIVE_AMOUNT_PATTERN = r"^(0\.(0[1-9]|[1-9][0-9])|[1-9][0-9]{0,11}\.[0-9]{2})$"
-"""The contract's stricter pattern for `PaymentCreate.amount`: strictly positive."""
+"""The contract's `PositiveAmount` pattern (what a payment may be): strictly positive."""
 
 _AMOUNT = re.compile(AMOUNT_PATTERN)
 _POSITIVE_AMOUNT = re.compile(POSITIVE_AMOUNT_PATTERN)

@@ -133,7 +133,7 @@ def checked(
 async def incoming_request(request: Request) -> IncomingRequest:
     return IncomingRequest(
         method=request.method,
-        path=request.url.path,
+        path=request.scope["path"],
         path_params=request.path_params,
         query=request.query_params.multi_items(),
         headers=request.headers,

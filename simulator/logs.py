@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from datetime import UTC, datetime
+import time
 from typing import Any, TextIO
 
 from simulator.masking import mask
@@ -21,25 +21,23 @@ FIELDS = (
 )  # fmt: skip
 
 
-def _masked(value: Any) -> Any:
-    if isinstance(value, str):
-        return mask(value)
-    if isinstance(value, list):
-        return [_masked(item) for item in value]
-    return value
+MASKED_FIELDS = frozenset({"request_id", "path", "query"})
+"""Fields that can carry client text; the others are codes, numbers and kinds we set."""
 
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": mask(record.getMessage()),
         }
+        fields = record.__dict__
         for name in FIELDS:
-            if name in record.__dict__:
-                line[name] = _masked(record.__dict__[name])
+            if name in fields:
+                value = fields[name]
+                line[name] = mask(value) if name in MASKED_FIELDS and value else value
         if record.exc_info:
             line["exception"] = mask(self.formatException(record.exc_info))
         return json.dumps(line, ensure_ascii=False)

@@ -30,8 +30,10 @@ def _hide(match: re.Match[str]) -> str:
     return "".join(ch if (i in keep or not ch.isdigit()) else "*" for i, ch in enumerate(text))
 
 
+_ANY = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in _PATTERNS))
+"""All patterns in one pass (a log line is masked on every request)."""
+
+
 def mask(text: str) -> str:
     """`text` with every identifier-looking number masked."""
-    for pattern in _PATTERNS:
-        text = pattern.sub(_hide, text)
-    return text
+    return _ANY.sub(_hide, text)

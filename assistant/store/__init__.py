@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import sqlite3
 
+from assistant.store.message_log import (
+    HistoryEntry,
+    InboundRecord,
+    InboundStatus,
+    OutboundRecord,
+    OutboundStatus,
+    SqlMessageLog,
+)
 from assistant.store.model import (
     Conversation,
     ConversationState,
     ConversationStore,
     EscalationRecord,
+    WaitingConversation,
 )
 from assistant.store.sql import POSTGRES, SQLITE, Clock, SqlConversationStore
 
@@ -26,7 +35,14 @@ __all__ = [
     "ConversationState",
     "ConversationStore",
     "EscalationRecord",
+    "HistoryEntry",
+    "InboundRecord",
+    "InboundStatus",
+    "OutboundRecord",
+    "OutboundStatus",
     "SqlConversationStore",
+    "SqlMessageLog",
+    "WaitingConversation",
     "open_conversation_store",
 ]
 

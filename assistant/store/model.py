@@ -79,3 +79,11 @@ class ConversationStore(Protocol):
         """The conversation's escalations, oldest first."""
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingConversation:
+    """A conversation as the agents' console lists it: its state and why it is there."""
+
+    conversation: Conversation
+    latest_escalation: EscalationRecord | None

@@ -4,12 +4,19 @@ One implementation, two dialects: the statements are portable (`ON CONFLICT … 
 `RETURNING`), and only the schema's identity column, the placeholder and how a transaction
 is opened differ. Timestamps are stored as ISO-8601 text from the injected clock so both
 backends return the same values and tests never depend on the wall clock.
+
+One connection serves every thread of a process (the WhatsApp service runs turns in worker
+threads while its handoff API reads from the event loop): a re-entrant lock held for each
+statement and for each whole transaction keeps one thread's statements out of another's
+transaction. The channel's message log (`assistant.store.message_log`) shares the
+connection and the lock, so one DSN names all of a tenant's conversation data.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
@@ -18,7 +25,13 @@ from typing import Any
 
 from assistant.escalation import Escalation
 from assistant.language import Language
-from assistant.store.model import Conversation, ConversationState, EscalationRecord
+from assistant.store.message_log import SqlMessageLog
+from assistant.store.model import (
+    Conversation,
+    ConversationState,
+    EscalationRecord,
+    WaitingConversation,
+)
 
 Clock = Callable[[], datetime]
 
@@ -57,9 +70,16 @@ _SELECT = f"SELECT {_COLUMNS} FROM conversations WHERE tenant = ? AND phone = ?"
 _INSERT_ESCALATION = """
 INSERT INTO escalations (tenant, phone, reason, summary_es, summary_en, context, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id"""
-_SELECT_ESCALATIONS = """
-SELECT id, tenant, phone, reason, summary_es, summary_en, context, created_at
+_ESCALATION_COLUMNS = "id, tenant, phone, reason, summary_es, summary_en, context, created_at"
+_SELECT_ESCALATIONS = f"""
+SELECT {_ESCALATION_COLUMNS}
 FROM escalations WHERE tenant = ? AND phone = ? ORDER BY id"""
+_SELECT_IN_STATE = f"""
+SELECT {', '.join('c.' + column for column in _COLUMNS.split(', '))},
+       {', '.join('e.' + column for column in _ESCALATION_COLUMNS.split(', '))}
+FROM conversations c LEFT JOIN escalations e ON e.id = (
+    SELECT MAX(id) FROM escalations WHERE tenant = c.tenant AND phone = c.phone)
+WHERE c.tenant = ? AND c.state = ? ORDER BY c.updated_at, c.phone"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,22 +122,33 @@ class SqlConversationStore:
         self._connection = connection
         self._dialect = dialect
         self._now = now or _utc_now
-        with dialect.transaction(connection):
+        self._lock = threading.RLock()
+        with self._transaction():
             for statement in (_CONVERSATIONS,
                               _ESCALATIONS.format(identity=dialect.identity_column), _INDEX):
                 connection.execute(statement)
+        self.messages = SqlMessageLog(connection, dialect, self._lock, self._now)
+        """Every WhatsApp message in and out, for redelivery, recovery and the history."""
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._lock, self._dialect.transaction(self._connection):
+            yield
 
     def _execute(self, statement: str, params: tuple[Any, ...]) -> Any:
-        return self._connection.execute(self._dialect.sql(statement), params)
+        with self._lock:
+            return self._connection.execute(self._dialect.sql(statement), params)
+
+    def _fetchall(self, statement: str, params: tuple[Any, ...]) -> list[Any]:
+        with self._lock:
+            return list(self._execute(statement, params).fetchall())
 
     def get(self, tenant: str, phone: str) -> Conversation:
-        row = self._execute(_SELECT, (tenant, phone)).fetchone()
+        with self._lock:
+            row = self._execute(_SELECT, (tenant, phone)).fetchone()
         if row is None:
             return Conversation(tenant=tenant, phone=phone)
-        return Conversation(
-            tenant=row[0], phone=row[1], state=ConversationState(row[2]),
-            verified_account=row[3], pending_question=row[4], language=Language(row[5]),
-            agent_id=row[6], updated_at=datetime.fromisoformat(row[7]))
+        return _conversation(row)
 
     def _upsert(self, conversation: Conversation) -> Conversation:
         now = self._now()
@@ -128,43 +159,79 @@ class SqlConversationStore:
         return stored
 
     def save(self, conversation: Conversation) -> Conversation:
-        with self._dialect.transaction(self._connection):
+        with self._transaction():
             return self._upsert(conversation)
 
     def record_escalation(
         self, conversation: Conversation, escalation: Escalation
     ) -> EscalationRecord:
-        created_at = self._now()
-        context = json.dumps(escalation.to_dict()["context"], ensure_ascii=False, sort_keys=True)
-        with self._dialect.transaction(self._connection):
+        with self._transaction():
             self._upsert(replace(conversation, state=ConversationState.WAITING_FOR_HUMAN))
-            row = self._execute(_INSERT_ESCALATION, (
+            return self._insert_escalation(
                 conversation.tenant, conversation.phone, escalation.reason.value,
-                escalation.summary.es, escalation.summary.en, context,
-                created_at.isoformat())).fetchone()
+                escalation.summary.es, escalation.summary.en, escalation.to_dict()["context"])
+
+    def record_handoff(
+        self, tenant: str, phone: str, reason: str, summary_es: str, summary_en: str,
+        context: dict[str, Any],
+    ) -> EscalationRecord:
+        """Hand the conversation to a person for a reason found outside a turn (a reply that
+        could not be delivered, a message that could not be processed): stored like an
+        escalation, so the console lists it with the rest. A conversation a person already
+        has stays theirs; any other becomes `WAITING_FOR_HUMAN`."""
+        with self._transaction():
+            current = self.get(tenant, phone)
+            if current.state is not ConversationState.HUMAN_ACTIVE:
+                self._upsert(replace(current, state=ConversationState.WAITING_FOR_HUMAN))
+            return self._insert_escalation(tenant, phone, reason, summary_es, summary_en,
+                                           context)
+
+    def _insert_escalation(self, tenant: str, phone: str, reason: str, summary_es: str,
+                           summary_en: str, context: dict[str, Any]) -> EscalationRecord:
+        created_at = self._now()
+        encoded = json.dumps(context, ensure_ascii=False, sort_keys=True)
+        row = self._execute(_INSERT_ESCALATION, (
+            tenant, phone, reason, summary_es, summary_en, encoded,
+            created_at.isoformat())).fetchone()
         return EscalationRecord(
-            id=int(row[0]), tenant=conversation.tenant, phone=conversation.phone,
-            reason=escalation.reason.value, summary_es=escalation.summary.es,
-            summary_en=escalation.summary.en, context=json.loads(context), created_at=created_at)
+            id=int(row[0]), tenant=tenant, phone=phone, reason=reason, summary_es=summary_es,
+            summary_en=summary_en, context=json.loads(encoded), created_at=created_at)
 
     def assign_agent(self, tenant: str, phone: str, agent_id: str) -> Conversation:
-        with self._dialect.transaction(self._connection):
+        with self._transaction():
             current = self.get(tenant, phone)
             return self._upsert(replace(current, state=ConversationState.HUMAN_ACTIVE,
                                         agent_id=agent_id))
 
     def release_to_bot(self, tenant: str, phone: str) -> Conversation:
-        with self._dialect.transaction(self._connection):
+        with self._transaction():
             current = self.get(tenant, phone)
             return self._upsert(replace(current, state=ConversationState.BOT, agent_id=None,
                                         pending_question=None))
 
     def escalations(self, tenant: str, phone: str) -> list[EscalationRecord]:
-        rows = self._execute(_SELECT_ESCALATIONS, (tenant, phone)).fetchall()
-        return [EscalationRecord(
-            id=int(row[0]), tenant=row[1], phone=row[2], reason=row[3], summary_es=row[4],
-            summary_en=row[5], context=json.loads(row[6]),
-            created_at=datetime.fromisoformat(row[7])) for row in rows]
+        return [_escalation(row) for row in self._fetchall(_SELECT_ESCALATIONS, (tenant, phone))]
+
+    def in_state(self, tenant: str, state: ConversationState) -> list[WaitingConversation]:
+        """The tenant's conversations in `state` with their latest escalation, least recently
+        changed first (the one waiting longest heads the agents' queue)."""
+        return [WaitingConversation(_conversation(row[:8]),
+                                    _escalation(row[8:]) if row[8] is not None else None)
+                for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))]
 
     def close(self) -> None:
-        self._connection.close()
+        with self._lock:
+            self._connection.close()
+
+
+def _conversation(row: Any) -> Conversation:
+    return Conversation(
+        tenant=row[0], phone=row[1], state=ConversationState(row[2]),
+        verified_account=row[3], pending_question=row[4], language=Language(row[5]),
+        agent_id=row[6], updated_at=datetime.fromisoformat(row[7]))
+
+
+def _escalation(row: Any) -> EscalationRecord:
+    return EscalationRecord(
+        id=int(row[0]), tenant=row[1], phone=row[2], reason=row[3], summary_es=row[4],
+        summary_en=row[5], context=json.loads(row[6]), created_at=datetime.fromisoformat(row[7]))

@@ -272,7 +272,7 @@ class Balance(BaseModel):
     net_balance: Amount
     next_due_date: date | None
     """
-    Earliest due date among open invoices; null when nothing is open.
+    Earliest due date among invoices with status `open` (not yet past due; overdue invoices are counted in `overdue_amount` instead); null when no invoice is open.
     """
     as_of: AwareDatetime
     """
@@ -407,9 +407,6 @@ class PaymentCreate(BaseModel):
         frozen=True,
     )
     amount: PositiveAmount
-    """
-    Amount received; strictly positive.
-    """
     currency: Currency
     method: PaymentMethod
     reference: Annotated[str | None, Field(max_length=64)] = None

@@ -70,7 +70,7 @@ def test_money_patterns_are_the_contracts() -> None:
     spec = codegen.load_contract()
     schemas = spec["components"]["schemas"]
     assert schemas["Amount"]["pattern"] == AMOUNT_PATTERN
-    assert schemas["PaymentCreate"]["properties"]["amount"]["pattern"] == POSITIVE_AMOUNT_PATTERN
+    assert schemas["PositiveAmount"]["pattern"] == POSITIVE_AMOUNT_PATTERN
 
 
 def test_every_operation_gets_a_parameters_model_with_wire_aliases() -> None:

@@ -24,8 +24,8 @@ def test_ingest_then_search_a_file_store(
     assert code == 0 and "20 documents" in out and "0 removed" in out
     code, out, _ = run(capsys, "kb", "ingest", str(SHIPPED_KNOWLEDGE), "--dsn", dsn)
     assert code == 0 and "0 added" in out
-    code, out, _ = run(capsys, "kb", "search", "INV-2026-004281", "--dsn", dsn)
-    assert code == 0 and "INV-2026-004281" in out and "full-text match" in out
+    code, out, _ = run(capsys, "kb", "search", "INV-2026-000123", "--dsn", dsn)
+    assert code == 0 and "INV-2026-000123" in out and "full-text match" in out
 
 
 def test_explain_shows_each_leg_and_the_prune_decision(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,9 +17,9 @@ PARITY_QUERIES = [
     "¿cómo pago?",
     "what is the late fee?",
     "¿cuándo me cortan el servicio?",
-    "INV-2026-004281",
+    "INV-2026-000123",
     "J-12345678-9",
-    "mi cédula es V-12.345.678",
+    "mi cédula es V-1.234.567",
     "Zelle en bolívares",
     "plan change proration",
     "Bs. 250,00",
@@ -41,18 +41,18 @@ def test_the_default_parser_would_split_identifiers(pg_dsn: str) -> None:
     """Why the backend does not use to_tsvector/plainto_tsquery on raw text."""
     with psycopg.connect(pg_dsn) as db:
         (lexemes,) = db.execute(
-            "SELECT tsvector_to_array(to_tsvector('simple', 'INV-2026-004281'))"
+            "SELECT tsvector_to_array(to_tsvector('simple', 'INV-2026-000123'))"
         ).fetchone()
-    assert "inv-2026-004281" not in lexemes
+    assert "inv-2026-000123" not in lexemes
 
 
 @pytest.mark.parametrize(
     ("query", "heading"),
     [
-        ("INV-2026-004281", "Example: invoice INV-2026-004281"),
-        ("why is invoice INV-2026-004281 higher", "Example: invoice INV-2026-004281"),
+        ("INV-2026-000123", "Example: invoice INV-2026-000123"),
+        ("why is invoice INV-2026-000123 higher", "Example: invoice INV-2026-000123"),
         ("J-12345678-9", "FibraNet's tax details"),
-        ("V-12.345.678", "How we identify you"),
+        ("V-1.234.567", "How we identify you"),
     ],
 )
 def test_identifiers_are_found_by_their_exact_text(pg_dsn: str, query: str, heading: str) -> None:

@@ -59,6 +59,7 @@ def test_schemathesis_all_checks_all_phases_zero_failures(tmp_path: Path) -> Non
             text=True,
             timeout=240,
             check=False,
+            cwd=tmp_path,  # schemathesis keeps a cache in its working directory
         )
     finally:
         server.stop()

@@ -1,0 +1,62 @@
+"""What a stored inbound message gets as replies: the tenant's pipeline for text, a fixed
+"text only" notice for the rest — both behind the state gate.
+
+This part is blocking (the pipeline calls the billing API and the store synchronously); the
+service runs it in a worker thread. Pipelines are built once per tenant, on first use, by the
+injected factory — the tests give one over fakes or the in-process simulator, the CLI one
+built from the deployment's configuration.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Protocol
+
+from assistant.channel.config import TenantChannel
+from assistant.channel.handoff_reasons import text_only
+from assistant.channel.webhook_payload import TEXT
+from assistant.gate import pass_gate
+from assistant.store import InboundRecord, SqlConversationStore
+from assistant.turn import Action, TurnResult
+
+IGNORED_KINDS = frozenset({"reaction"})
+"""Kinds that are not something to answer: an emoji reaction to one of our messages."""
+
+
+class TurnHandler(Protocol):
+    """`assistant.pipeline.AssistantPipeline` satisfies it."""
+
+    def handle(self, phone: str, message: str) -> TurnResult: ...
+
+
+PipelineFactory = Callable[[TenantChannel, SqlConversationStore], TurnHandler]
+"""Builds a tenant's pipeline on the service's conversation store (the one the handoff API
+reads, so an agent's take-over silences the very pipeline that answers)."""
+
+
+class TurnRunner:
+    def __init__(self, store: SqlConversationStore, factory: PipelineFactory,
+                 tenants: dict[str, TenantChannel]) -> None:
+        self._store = store
+        self._factory = factory
+        self._tenants = tenants
+        self._pipelines: dict[str, TurnHandler] = {}
+        self._building = threading.Lock()
+
+    def replies(self, message: InboundRecord) -> list[str]:
+        """The texts to send for `message`; [] when the bot stays silent."""
+        if message.kind == TEXT:
+            result = self._pipeline(message.tenant).handle(message.phone, message.text or "")
+            silent = result.action is Action.SILENT or not result.reply
+            return [] if silent else [str(result.reply)]
+        if message.kind in IGNORED_KINDS:
+            return []
+        conversation = self._store.get(message.tenant, message.phone)
+        return [text_only(conversation.language)] if pass_gate(conversation).proceed else []
+
+    def _pipeline(self, tenant: str) -> TurnHandler:
+        with self._building:
+            if tenant not in self._pipelines:
+                self._pipelines[tenant] = self._factory(self._tenants[tenant], self._store)
+            return self._pipelines[tenant]

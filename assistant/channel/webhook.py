@@ -1,0 +1,77 @@
+"""The WhatsApp Cloud API webhook: URL verification (GET) and deliveries (POST).
+
+A delivery is proven by its signature before anything else happens: a bad or missing one is
+401 and the body is neither parsed nor stored. A proven delivery is stored and acknowledged at
+once (200), and processed in the background — the platform redelivers anything not
+acknowledged within seconds, and a redelivered message is recognised by its id and not
+processed again.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from assistant.channel.problems import problem
+from assistant.channel.service import ChannelService
+from assistant.channel.signature import SIGNATURE_HEADER, signing_secret
+from assistant.channel.webhook_payload import PayloadError, incoming_messages
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 1024 * 1024
+"""WhatsApp deliveries are a few KB; anything near this is not one."""
+
+
+def _service(request: Request) -> ChannelService:
+    service: ChannelService = request.app.state.channel
+    return service
+
+
+async def verify(request: Request) -> Response:
+    """The platform's subscription check: echo `hub.challenge` if the token is ours."""
+    params = request.query_params
+    token = params.get("hub.verify_token", "")
+    expected = _service(request).config.verify_token.value
+    if params.get("hub.mode") != "subscribe" or not hmac.compare_digest(
+            token.encode(), expected.encode()):
+        return problem(403, "verification_failed",
+                       "hub.mode must be `subscribe` and hub.verify_token the configured token.")
+    return PlainTextResponse(params.get("hub.challenge", ""))
+
+
+async def receive(request: Request) -> Response:
+    service = _service(request)
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        return problem(413, "payload_too_large", f"A delivery is at most {MAX_BODY_BYTES} bytes.")
+    secrets = sorted({t.app_secret.value for t in service.config.tenants})
+    secret = signing_secret(body, request.headers.get(SIGNATURE_HEADER), secrets)
+    if secret is None:
+        logger.warning("rejected a webhook delivery with a missing or wrong signature")
+        return problem(401, "invalid_signature",
+                       f"{SIGNATURE_HEADER} must be sha256=<HMAC-SHA256 of the body with the "
+                       "app secret>.")
+    try:
+        messages = incoming_messages(json.loads(body))
+    except (ValueError, PayloadError) as exc:
+        return problem(400, "malformed_payload", str(exc))
+    try:
+        acceptance = await service.accept(messages, secret)
+    except Exception:  # noqa: BLE001 — not acknowledged: the platform will redeliver
+        logger.exception("could not store a webhook delivery")
+        return problem(503, "store_unavailable", "Messages could not be stored; redeliver later.",
+                       headers={"Retry-After": "5"})
+    return JSONResponse({"stored": acceptance.stored, "duplicates": acceptance.duplicates,
+                         "ignored": acceptance.ignored})
+
+
+ROUTES = [
+    Route("/webhook", verify, methods=["GET"]),
+    Route("/webhook", receive, methods=["POST"]),
+]

@@ -1,0 +1,66 @@
+"""The billing simulator started inside this process, for `ask`, `chat` and `eval`.
+
+A CLI convenience and the one place the assistant imports the simulator — lazily, inside
+`start_local_simulator`, so the assistant package never needs it otherwise. The simulator is
+reached through `BlockingASGITransport` (no socket, no port), and its in-process control
+handle gives the evaluation the dataset's roles and the fault rules.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any, Self
+
+from anyio.from_thread import start_blocking_portal
+
+from assistant.commands.asgi_transport import BlockingASGITransport
+
+LOCAL_BASE_URL = "http://simulator.local"
+"""Any URL will do in-process; this one says where the requests go."""
+
+
+class LocalSimulator:
+    """A running in-process simulator: its app, control handle, dataset info and transport."""
+
+    def __init__(self, app: Any, control: Any, resources: ExitStack,
+                 transport: BlockingASGITransport) -> None:
+        self.app = app
+        self.control = control
+        self.transport = transport
+        self._resources = resources
+
+    def info(self) -> dict[str, Any]:
+        """`billing-sim info` of the live state (tenants, API keys, sample customers…)."""
+        info: dict[str, Any] = self.control.info()
+        return info
+
+    def tenant(self, tenant_id: str) -> dict[str, Any]:
+        """One tenant's entry of `info()`; ValueError naming the known ones otherwise."""
+        tenants = {t["tenant_id"]: t for t in self.info()["tenants"]}
+        if tenant_id not in tenants:
+            raise ValueError(f"the simulator has no tenant {tenant_id!r}: "
+                             f"expected one of {', '.join(sorted(tenants))}")
+        return dict(tenants[tenant_id])
+
+    def close(self) -> None:
+        self._resources.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def start_local_simulator(seed: int = 42, customers_per_tenant: int | None = None) -> LocalSimulator:
+    """Generate the dataset of `seed` and serve it in-process (a few seconds for 300 customers
+    per tenant). Raises ValueError for a bad seed or size."""
+    from simulator import SimulatorConfig, control_of, create_app  # CLI convenience only
+
+    config = SimulatorConfig(seed=seed)
+    if customers_per_tenant is not None:
+        config.customers_per_tenant = customers_per_tenant
+    app = create_app(config)
+    resources = ExitStack()
+    portal = resources.enter_context(start_blocking_portal())
+    return LocalSimulator(app, control_of(app), resources, BlockingASGITransport(app, portal))

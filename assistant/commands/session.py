@@ -1,0 +1,106 @@
+"""What `ask`, `chat` and `eval` share: connection options and opening an assistant.
+
+Without `--base-url` (or `BILLING_API_URL`) a command starts the simulator in-process with
+`--seed`, and uses the chosen tenant's API key from its dataset; with it, the command talks to
+that billing API with `--api-key` (or `BILLING_API_KEY`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from assistant.commands.local_simulator import LOCAL_BASE_URL, LocalSimulator, start_local_simulator
+from assistant.operator_profile import OperatorProfileError
+from assistant.retrieval import RetrievalError
+from assistant.runtime import (
+    DEFAULT_TENANT,
+    ENV_KB_DSN,
+    ENV_NARRATOR,
+    ENV_STORE_DSN,
+    ENV_TENANT,
+    NARRATORS,
+    Assistant,
+    AssistantConfig,
+    open_assistant,
+)
+from client.base import ENV_API_KEY, ENV_BASE_URL
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class CommandError(Exception):
+    """A problem the user can fix; printed as one line, exit status 2."""
+
+
+def add_simulator_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("in-process simulator (used when no billing URL is set)")
+    group.add_argument("--seed", type=int, default=42, help="dataset seed (default 42)")
+    group.add_argument("--customers", type=int, default=None,
+                       help="customers per tenant (default: the simulator's, 300)")
+
+
+def add_connection_options(parser: argparse.ArgumentParser) -> None:
+    """Billing API, tenant, stores and narrator."""
+    group = parser.add_argument_group("billing API and assistant")
+    group.add_argument("--base-url", default=os.environ.get(ENV_BASE_URL),
+                       help=f"billing API URL (default ${ENV_BASE_URL}; unset: in-process "
+                            "simulator)")
+    group.add_argument("--api-key", default=None, help=f"billing API key (default ${ENV_API_KEY})")
+    group.add_argument("--tenant", default=os.environ.get(ENV_TENANT) or DEFAULT_TENANT,
+                       help="tenant the conversations belong to (default fibranet)")
+    group.add_argument("--kb-dsn", default=None,
+                       help=f"knowledge-base store (default ${ENV_KB_DSN}, else SQLite in memory)")
+    group.add_argument("--store-dsn", default=None,
+                       help=f"conversation store (default ${ENV_STORE_DSN}, else SQLite in memory)")
+    group.add_argument("--narrator", choices=NARRATORS, default=os.environ.get(ENV_NARRATOR),
+                       help="template (default) or openai (configured by ASSISTANT_LLM_*)")
+    add_simulator_options(parser)
+
+
+def config_of(args: argparse.Namespace, **overrides: object) -> AssistantConfig:
+    return AssistantConfig.from_env(
+        tenant=args.tenant, base_url=args.base_url, api_key=args.api_key, kb_dsn=args.kb_dsn,
+        store_dsn=args.store_dsn, narrator=args.narrator, **overrides)
+
+
+def local_simulator_of(args: argparse.Namespace) -> LocalSimulator:
+    if args.customers is not None and args.customers < 1:
+        raise CommandError(f"--customers must be at least 1, got {args.customers}")
+    print(f"starting the simulator in-process (seed {args.seed})…", file=sys.stderr)
+    return start_local_simulator(args.seed, args.customers)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    assistant: Assistant
+    simulator: LocalSimulator | None
+
+
+@contextmanager
+def open_session(args: argparse.Namespace) -> Iterator[Session]:
+    """The assistant of `args`, on the given billing API or an in-process simulator."""
+    if args.base_url:
+        with open_assistant(config_of(args)) as assistant:
+            yield Session(assistant, None)
+        return
+    with local_simulator_of(args) as simulator:
+        tenant = simulator.tenant(args.tenant)
+        config = config_of(args, base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
+        with open_assistant(config, transport=simulator.transport) as assistant:
+            yield Session(assistant, simulator)
+
+
+def guarded(handler: Handler) -> Handler:
+    """Turn every configuration or input problem into one line on stderr, never a traceback."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (CommandError, ValueError, OperatorProfileError, RetrievalError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    return run

@@ -1,0 +1,149 @@
+"""Resolving a scenario's roles and `{placeholders}` against the running simulator's dataset.
+
+Roles come from the simulator's own info (its sample customers, its planted near-duplicate
+invoice pairs, another tenant's invoice), and every "this does not exist" or "this is someone
+else's" placeholder is checked against the billing API before it is used: a scenario that
+expects "not found" must really ask about something that is not this customer's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.evaluation.record import CustomerRecord, SystemOfRecord
+from assistant.evaluation.scenarios import Scenario, ScenarioError
+
+UNKNOWN_PHONE = "+584120000100"
+"""Subscriber numbers are issued from 1000000, so no customer has this one (checked)."""
+_EN_DASH = "\u2013"
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedScenario:
+    """A scenario with its phone, its messages and the customer whose record judges it."""
+
+    scenario: Scenario
+    phone: str
+    messages: tuple[str, ...]
+    subject: CustomerRecord | None
+    """The customer the conversation is about (the verified one for an unknown phone)."""
+
+
+class DatasetRoles:
+    """One tenant's roles in the live dataset."""
+
+    def __init__(self, tenant_info: Mapping[str, Any], record: SystemOfRecord) -> None:
+        self.info = tenant_info
+        self.record = record
+
+    def _pair(self, kind: str) -> Mapping[str, str]:
+        pairs = [p for p in self.info["near_duplicate_invoices"] if p["kind"] == kind]
+        if not pairs:
+            raise ScenarioError(f"the dataset planted no {kind} near-duplicate invoice pair")
+        return pairs[0]
+
+    def _owner(self, invoice_number: str) -> CustomerRecord:
+        invoice = self.record.invoice(invoice_number)
+        if invoice is None:
+            raise ScenarioError(f"the dataset's invoice {invoice_number} does not exist")
+        return self.record.record(invoice["account_number"])
+
+    def customer(self, role: str) -> CustomerRecord | None:
+        """The customer playing `role` (None for `unknown_phone`)."""
+        if role == "unknown_phone":
+            if self.record.customer_by_phone(UNKNOWN_PHONE) is not None:
+                raise ScenarioError(f"{UNKNOWN_PHONE} belongs to a customer in this dataset")
+            return None
+        if role == "near_duplicate_owner":
+            return self._owner(self._pair("transposition")["first"])
+        if role == "near_duplicate_other":
+            return self._owner(self._pair("transposition")["second"])
+        sample = self.info["samples"].get(role)
+        if sample is None:
+            raise ScenarioError(f"unknown customer role {role!r} (or none in this dataset)")
+        return self.record.record(sample["account_number"])
+
+    def _foreign_invoice(self, subject: CustomerRecord, number: str) -> str:
+        invoice = self.record.invoice(number)
+        if invoice is not None and invoice["account_number"] == subject.account_number:
+            raise ScenarioError(f"{number} is this customer's own invoice, not another's")
+        return number
+
+    def _missing_invoice(self, subject: CustomerRecord) -> str:
+        sequence = subject.invoices_by_issue()[-1]["invoice_number"][-6:]
+        number = f"INV-1999-{sequence}"
+        if self.record.invoice(number) is not None:
+            raise ScenarioError(f"{number} exists; pick another unknown invoice number")
+        return number
+
+    def _other_customer(self, subject: CustomerRecord) -> CustomerRecord:
+        for role in ("overdue", "open_invoice", "credit"):
+            other = self.customer(role)
+            if other is not None and other.account_number != subject.account_number:
+                return other
+        raise ScenarioError("the dataset has no second customer to ask about")
+
+    def placeholders(self, subject: CustomerRecord | None) -> dict[str, Callable[[], str]]:
+        """Each placeholder's value, computed only when a message uses it."""
+        def need() -> CustomerRecord:
+            if subject is None:
+                raise ScenarioError("this placeholder needs a customer (set `verifies_as`)")
+            return subject
+
+        def latest() -> str:
+            return str(need().invoices_by_issue()[-1]["invoice_number"])
+
+        def national_id_dotted() -> str:
+            national_id = str(need().customer["national_id"])
+            letter, digits = national_id.split("-", 1)
+            if not digits.isdigit():
+                return national_id
+            return f"{letter}-{int(digits):,}".replace(",", ".")
+
+        def account_unknown() -> str:
+            number = str(self.info["unknown_account_number"])
+            if self.record.customer(number) is not None:
+                raise ScenarioError(f"the 'unknown' account {number} exists")
+            return number
+
+        return {
+            "account": lambda: need().account_number,
+            "national_id": lambda: str(need().customer["national_id"]),
+            "national_id_dotted": national_id_dotted,
+            "invoice_latest": latest,
+            "invoice_oldest": lambda: str(need().invoices_by_issue()[0]["invoice_number"]),
+            "invoice_latest_lower": lambda: latest().lower(),
+            "invoice_latest_dashes": lambda: latest().replace("-", _EN_DASH),
+            "invoice_malformed": lambda: latest()[:-6] + latest()[-5:],
+            "near_first": lambda: self._pair("transposition")["first"],
+            "near_transposed": lambda: self._foreign_invoice(
+                need(), self._pair("transposition")["second"]),
+            "near_one_digit": lambda: self._foreign_invoice(
+                need(), self._pair("one_digit")["second"]),
+            "invoice_other_customer": lambda: str(
+                self._other_customer(need()).invoices_by_issue()[-1]["invoice_number"]),
+            "invoice_other_tenant": lambda: self._foreign_invoice(
+                need(), str(self.info["other_tenant_invoice"])),
+            "invoice_unknown": lambda: self._missing_invoice(need()),
+            "account_other": lambda: self._other_customer(need()).account_number,
+            "account_unknown": account_unknown,
+            "national_id_other": lambda: str(
+                self._other_customer(need()).customer["national_id"]),
+        }
+
+    def resolve(self, scenario: Scenario) -> ResolvedScenario:
+        """Phone, messages and subject of `scenario`; ScenarioError when a role or
+        placeholder cannot be resolved in this dataset."""
+        writer = self.customer(scenario.customer)
+        subject = writer if scenario.verifies_as is None else self.customer(scenario.verifies_as)
+        values = self.placeholders(subject)
+        messages = []
+        for turn in scenario.turns:
+            unknown = [name for name in turn.placeholders if name not in values]
+            if unknown:
+                raise ScenarioError(f"scenario {scenario.id!r}: unknown placeholder {unknown[0]}")
+            messages.append(turn.say.format(**{n: values[n]() for n in turn.placeholders}))
+        phone = UNKNOWN_PHONE if writer is None else str(writer.customer["phone"])
+        return ResolvedScenario(scenario, phone, tuple(messages), subject)

@@ -1,0 +1,105 @@
+"""The figures of an evaluation run, as numbers (`summarize`) and as rich tables (`render`)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from assistant.escalation import EscalationReason
+from assistant.evaluation.runner import EvaluationReport
+from assistant.turn import Action
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile (0 for no values): the figure an operator can reproduce."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, round(fraction * len(ordered) + 0.5 - 1e-9))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def _rate(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def summarize(report: EvaluationReport) -> dict[str, Any]:
+    """Every figure the CLI prints, JSON-ready."""
+    turns = report.turns
+    latencies = [t.latency_ms for t in turns]
+    reasons = Counter(t.result.reason for t in turns if t.result.action is Action.ESCALATE)
+    found = [t for t in turns if t.identifier_hit is not None]
+    identifier_turns = [t for t in turns if t.wrong_identifier is not None]
+    return {
+        "conversations": report.conversations,
+        "turns": len(turns),
+        "actions": dict(Counter(t.result.action.value for t in turns)),
+        "verified_wrong": len(report.verified_wrong),
+        "verified_wrong_details": [
+            {"scenario": t.scenario_id, "wrong": list(t.wrong), "reply": t.result.reply}
+            for t in report.verified_wrong],
+        "escalation_rate": {reason.value: _rate(reasons.get(reason, 0), len(turns))
+                            for reason in EscalationReason},
+        "escalations": {reason.value: reasons.get(reason, 0) for reason in EscalationReason},
+        "identifier_hit_at_1": _rate(sum(bool(t.identifier_hit) for t in found), len(found)),
+        "identifier_found_turns": len(found),
+        "wrong_identifier_rate": _rate(sum(bool(t.wrong_identifier) for t in identifier_turns),
+                                       len(identifier_turns)),
+        "identifier_turns": len(identifier_turns),
+        "latency_ms": {"p50": _percentile(latencies, 0.50), "p95": _percentile(latencies, 0.95),
+                       "mean": statistics.fmean(latencies) if latencies else 0.0},
+        "expectation_failures": [
+            {"scenario": t.scenario_id, "message": t.message, "failures": list(t.failures)}
+            for t in report.expectation_failures],
+        "narration_faults": [
+            {"fault": f.fault.value, "injected": f.injected, "caught": f.caught,
+             "slipped": list(f.slipped)} for f in report.faults],
+        "passed": report.passed,
+    }
+
+
+def render(summary: dict[str, Any], console: Console) -> None:
+    headline = Table(title="assistant scenario suite", show_header=False)
+    headline.add_column("figure")
+    headline.add_column("value", justify="right")
+    headline.add_row("conversations / turns", f"{summary['conversations']} / {summary['turns']}")
+    headline.add_row("verified-wrong answers (must be 0)", str(summary["verified_wrong"]))
+    headline.add_row("exact-identifier Hit@1",
+                     f"{summary['identifier_hit_at_1']:.1%} of {summary['identifier_found_turns']}")
+    headline.add_row("wrong-identifier rate",
+                     f"{summary['wrong_identifier_rate']:.1%} of {summary['identifier_turns']}")
+    latency = summary["latency_ms"]
+    headline.add_row("turn latency p50 / p95", f"{latency['p50']:.1f} ms / {latency['p95']:.1f} ms")
+    headline.add_row("expectation failures", str(len(summary["expectation_failures"])))
+    console.print(headline)
+
+    escalations = Table(title="escalations by reason (share of all turns)")
+    escalations.add_column("reason")
+    escalations.add_column("turns", justify="right")
+    escalations.add_column("rate", justify="right")
+    for reason, count in summary["escalations"].items():
+        escalations.add_row(reason, str(count), f"{summary['escalation_rate'][reason]:.1%}")
+    console.print(escalations)
+
+    faults = Table(title="narration-fault injection (every injected fault must be caught)")
+    for column in ("fault", "injected", "caught", "slipped"):
+        faults.add_column(column, justify="left" if column == "fault" else "right")
+    for fault in summary["narration_faults"]:
+        faults.add_row(fault["fault"], str(fault["injected"]), str(fault["caught"]),
+                       str(len(fault["slipped"])))
+    console.print(faults)
+
+    for item in summary["verified_wrong_details"]:
+        console.print(f"[red]verified-wrong[/red] {item['scenario']}: {item['wrong']}",
+                      markup=True, highlight=False)
+    for item in summary["expectation_failures"]:
+        console.print(f"[yellow]expectation[/yellow] {item['scenario']} ({item['message']!r}): "
+                      + "; ".join(item["failures"]), highlight=False)
+    for fault in summary["narration_faults"]:
+        for slip in fault["slipped"]:
+            console.print(f"[red]slipped {fault['fault']}[/red] {slip}", highlight=False)
+    console.print("[green]PASSED[/green]" if summary["passed"] else "[red]FAILED[/red]")

@@ -1,0 +1,207 @@
+"""Running the scenario suite: every conversation against the simulator, then again with each
+kind of narration fault injected, collecting what `report` prints.
+
+The runner knows nothing about how the assistant is built or where the simulator runs: it is
+handed a function that opens an assistant with a given narrator and retriever, the dataset's
+roles, and a switch for the simulator's fault rules.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from assistant.escalation import EscalationReason
+from assistant.evaluation.dataset import DatasetRoles, ResolvedScenario
+from assistant.evaluation.scenarios import IdentifierExpectation, Scenario, Turn
+from assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
+from assistant.identifiers import Identifier, find_identifiers
+from assistant.narration_faults import FaultyNarrator, NarrationFault
+from assistant.narrator import Narrator, TemplateNarrator
+from assistant.ports import RetrievedChunk, Retriever
+from assistant.runtime import Assistant
+from assistant.turn import Action, TurnResult
+
+OpenAssistant = Callable[[Narrator, Retriever], Assistant]
+
+
+class FaultSwitch(Protocol):
+    """The simulator's fault rules (its in-process control handle has this shape)."""
+
+    def add(self, kind: str, operation: str | None = None, **fields: Any) -> Any: ...
+
+    def clear(self) -> None: ...
+
+
+class ChunkLog:
+    """A retriever wrapper that remembers every chunk it handed out, to read citations back."""
+
+    def __init__(self, inner: Retriever) -> None:
+        self._inner = inner
+        self.texts: dict[str, str] = {}
+
+    def search(self, query: str, top_k: int = 6) -> Sequence[RetrievedChunk]:
+        found = self._inner.search(query, top_k)
+        self.texts.update({chunk.chunk_id: chunk.text for chunk in found})
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    scenario_id: str
+    turn: Turn
+    message: str
+    result: TurnResult
+    latency_ms: float
+    wrong: tuple[str, ...]
+    """What made the reply verified-wrong (empty: it was not)."""
+    failures: tuple[str, ...]
+    """Expectations of the scenario file this turn missed."""
+    identifier_hit: bool | None
+    """For a `found` identifier turn: the reply's first identifier of that kind is it."""
+    wrong_identifier: bool | None
+    """For any identifier turn: the reply names another identifier of the asked kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaultOutcome:
+    fault: NarrationFault
+    injected: int
+    caught: int
+    slipped: tuple[str, ...] = ()
+    """`scenario#turn: original → corrupted` for each corrupted reply that was sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationReport:
+    conversations: int
+    turns: tuple[TurnOutcome, ...]
+    faults: tuple[FaultOutcome, ...] = field(default=())
+
+    @property
+    def verified_wrong(self) -> list[TurnOutcome]:
+        return [t for t in self.turns if t.wrong]
+
+    @property
+    def expectation_failures(self) -> list[TurnOutcome]:
+        return [t for t in self.turns if t.failures]
+
+    @property
+    def faults_slipped(self) -> int:
+        return sum(len(f.slipped) for f in self.faults)
+
+    @property
+    def passed(self) -> bool:
+        return not self.verified_wrong and not self.faults_slipped \
+            and not self.expectation_failures
+
+
+def _asked(message: str) -> Identifier | None:
+    found = find_identifiers(message)
+    return found[0] if found else None
+
+
+def _identifier_checks(turn: Turn, message: str,
+                       reply: str) -> tuple[bool | None, bool | None, list[str]]:
+    asked = _asked(message)
+    if turn.identifier is None or asked is None:
+        return None, None, ([f"no identifier in {message!r}"] if turn.identifier else [])
+    same_kind = [i for i in find_identifiers(reply) if i.kind is asked.kind]
+    wrong = any(i.key != asked.key for i in same_kind)
+    failures = ["names another identifier"] if wrong else []
+    if turn.identifier is IdentifierExpectation.FOUND:
+        hit = bool(same_kind) and same_kind[0].key == asked.key
+        return hit, wrong, failures + ([] if hit else ["the asked identifier is not answered"])
+    if asked.literal not in reply:
+        failures.append("the not-found reply does not repeat what was asked")
+    return None, wrong, failures
+
+
+def _expectation_failures(turn: Turn, result: TurnResult) -> list[str]:
+    failures = []
+    if result.action is not turn.action or result.reason is not turn.reason:
+        got = f"{result.action.value} {result.reason.value if result.reason else ''}".strip()
+        want = f"{turn.action.value} {turn.reason.value if turn.reason else ''}".strip()
+        failures.append(f"expected {want}, got {got}")
+    if turn.cites and not result.citations:
+        failures.append("expected a cited knowledge-base chunk")
+    return failures
+
+
+class SuiteRunner:
+    def __init__(self, roles: DatasetRoles, open_assistant: OpenAssistant, faults: FaultSwitch,
+                 retriever: Retriever, quotable_identifiers: Sequence[str],
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.roles = roles
+        self._open = open_assistant
+        self._faults = faults
+        self._chunks = ChunkLog(retriever)
+        self._published = text_facts(list(quotable_identifiers))
+        self._clock = clock
+
+    def resolve(self, scenarios: Sequence[Scenario]) -> list[ResolvedScenario]:
+        return [self.roles.resolve(s) for s in scenarios]
+
+    def run(self, scenarios: Sequence[ResolvedScenario],
+            narrator: Narrator | None = None) -> EvaluationReport:
+        """The clean run: expectations, verified-wrong, identifiers and latency."""
+        turns: list[TurnOutcome] = []
+        for scenario in scenarios:
+            facts = record_facts(scenario.subject) | self._published
+            for turn, message, result, latency in self._converse(scenario,
+                                                                 narrator or TemplateNarrator()):
+                turns.append(self._judge(scenario, turn, message, result, latency, facts))
+        return EvaluationReport(len(scenarios), tuple(turns))
+
+    def run_faults(self, scenarios: Sequence[ResolvedScenario],
+                   kinds: Sequence[NarrationFault] = tuple(NarrationFault)) -> list[FaultOutcome]:
+        """Every conversation again per fault kind, the template narrator's replies corrupted."""
+        outcomes = []
+        for kind in kinds:
+            faulty = FaultyNarrator(TemplateNarrator(), kind)
+            injected, caught, slipped = 0, 0, []
+            for scenario in scenarios:
+                for index, (_, _, result, _) in enumerate(self._converse(scenario, faulty)):
+                    injection = faulty.last_injection
+                    if injection is None or not injection.applied:
+                        continue
+                    injected += 1
+                    if result.reason is EscalationReason.UNGROUNDED_OUTPUT:
+                        caught += 1
+                    else:
+                        slipped.append(f"{scenario.scenario.id}#{index + 1}: "
+                                       f"{injection.original} → {injection.corrupted}")
+            outcomes.append(FaultOutcome(kind, injected, caught, tuple(slipped)))
+        return outcomes
+
+    def _converse(self, scenario: ResolvedScenario, narrator: Narrator
+                  ) -> Iterator[tuple[Turn, str, TurnResult, float]]:
+        """One conversation on a fresh assistant (fresh breaker, fresh conversation store),
+        yielding after each turn — a faulty narrator's `last_injection` is that turn's."""
+        with self._open(narrator, self._chunks) as assistant:
+            fault = scenario.scenario.fault
+            if fault is not None:
+                self._faults.add(**fault)
+            try:
+                for turn, message in zip(scenario.scenario.turns, scenario.messages, strict=True):
+                    if isinstance(narrator, FaultyNarrator):
+                        narrator.last_injection = None
+                    started = self._clock()
+                    result = assistant.pipeline.handle(scenario.phone, message)
+                    yield turn, message, result, (self._clock() - started) * 1000.0
+            finally:
+                if fault is not None:
+                    self._faults.clear()
+
+    def _judge(self, scenario: ResolvedScenario, turn: Turn, message: str, result: TurnResult,
+               latency: float, facts: Facts) -> TurnOutcome:
+        reply = result.reply or ""
+        cited = text_facts([self._chunks.texts[c] for c in result.citations
+                            if c in self._chunks.texts])
+        wrong = wrong_items(reply, facts | cited, message) if reply else []
+        hit, wrong_id, id_failures = _identifier_checks(turn, message, reply)
+        return TurnOutcome(scenario.scenario.id, turn, message, result, latency, tuple(wrong),
+                           tuple(_expectation_failures(turn, result) + id_failures),
+                           hit, wrong_id)

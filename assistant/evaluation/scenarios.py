@@ -1,0 +1,103 @@
+"""The scenario suite's data model and loader (`scenarios.yaml` beside this module).
+
+A scenario is a conversation of one subscriber, named by a dataset role rather than by
+numbers, so the suite survives a seed change: the roles and `{placeholders}` are resolved
+against the running simulator by `assistant.evaluation.dataset`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from assistant.escalation import EscalationReason
+from assistant.turn import Action
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios.yaml"
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+class ScenarioError(ValueError):
+    """The scenario file is malformed; the message names the scenario and field."""
+
+
+class IdentifierExpectation(StrEnum):
+    FOUND = "found"
+    NOT_FOUND = "not_found"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    say: str
+    action: Action
+    reason: EscalationReason | None = None
+    identifier: IdentifierExpectation | None = None
+    cites: bool = False
+
+    @property
+    def placeholders(self) -> list[str]:
+        return _PLACEHOLDER.findall(self.say)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    customer: str
+    turns: tuple[Turn, ...]
+    verifies_as: str | None = None
+    fault: dict[str, Any] | None = None
+
+
+def _turn(raw: Any, where: str) -> Turn:
+    if not isinstance(raw, dict) or not isinstance(raw.get("say"), str):
+        raise ScenarioError(f"{where}: a turn needs `say` (text)")
+    expect = str(raw.get("expect", "")).split()
+    try:
+        action = Action(expect[0])
+        reason = EscalationReason(expect[1]) if len(expect) > 1 else None
+        identifier = (IdentifierExpectation(raw["identifier"])
+                      if raw.get("identifier") is not None else None)
+    except (IndexError, ValueError) as exc:
+        raise ScenarioError(f"{where}: bad expectation ({exc}); use `reply`, `silent` or "
+                            "`escalate REASON`, and identifier found|not_found") from exc
+    if (action is Action.ESCALATE) != (reason is not None):
+        raise ScenarioError(f"{where}: `escalate` needs a reason, and only it takes one")
+    return Turn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)))
+
+
+def _scenario(raw: Any, index: int) -> Scenario:
+    where = f"scenario #{index + 1}"
+    if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+        raise ScenarioError(f"{where}: needs an `id`")
+    where = f"scenario {raw['id']!r}"
+    turns = raw.get("turns")
+    if not isinstance(turns, list) or not turns or not isinstance(raw.get("customer"), str):
+        raise ScenarioError(f"{where}: needs a `customer` role and at least one turn")
+    fault = raw.get("fault")
+    if fault is not None and (not isinstance(fault, dict) or "kind" not in fault):
+        raise ScenarioError(f"{where}: `fault` must be a rule with a `kind`")
+    return Scenario(raw["id"], raw["customer"],
+                    tuple(_turn(t, f"{where} turn {n + 1}") for n, t in enumerate(turns)),
+                    raw.get("verifies_as"), fault)
+
+
+def load_scenarios(path: Path = SCENARIOS) -> list[Scenario]:
+    """Read and check the suite; raises ScenarioError naming the first problem."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ScenarioError(f"cannot read scenarios from {path}: {exc}") from exc
+    if not isinstance(raw, dict) or not isinstance(raw.get("scenarios"), list):
+        raise ScenarioError(f"{path}: expected a mapping with a `scenarios` list")
+    scenarios = [_scenario(item, n) for n, item in enumerate(raw["scenarios"])]
+    seen: set[str] = set()
+    for scenario in scenarios:
+        if scenario.id in seen:
+            raise ScenarioError(f"scenario id {scenario.id!r} appears twice")
+        seen.add(scenario.id)
+    return scenarios

@@ -1,0 +1,143 @@
+"""Building the assistant for one tenant from configuration: client, store, retriever, narrator.
+
+    with open_assistant(AssistantConfig.from_env()) as assistant:
+        result = assistant.pipeline.handle("+584121234567", "¿cuánto debo?")
+
+Everything has an embedded default, so the assistant runs with nothing but a billing URL and
+key: the shipped knowledge base in SQLite in memory, conversations in SQLite in memory, the
+template narrator. Secrets (the billing API key, the model's key) come from the environment or
+the caller, never from a file in the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Self
+
+import httpx
+
+from assistant.narrator import ChatCompletionsNarrator, Narrator, TemplateNarrator
+from assistant.operator_profile import OPERATOR_PROFILE, load_operator_profile
+from assistant.pipeline import AssistantPipeline, PipelineSettings
+from assistant.ports import Retriever
+from assistant.retrieval import HybridRetriever, open_retriever
+from assistant.retrieval.dsn import DEFAULT_DSN
+from assistant.retrieval.embedders import DEFAULT_EMBEDDER
+from assistant.store import SqlConversationStore, open_conversation_store
+from client import BillingClient, Capabilities
+
+ENV_TENANT = "ASSISTANT_TENANT"
+ENV_KB_DSN = "BILLING_KB_DSN"
+ENV_STORE_DSN = "ASSISTANT_STORE_DSN"
+ENV_NARRATOR = "ASSISTANT_NARRATOR"
+DEFAULT_TENANT = "fibranet"
+NARRATORS = ("template", "openai")
+
+
+@dataclass(frozen=True, slots=True)
+class AssistantConfig:
+    """Where each part of the assistant lives. `base_url`/`api_key` None: the client reads
+    `BILLING_API_URL`/`BILLING_API_KEY`; `store_dsn` "" and `kb_dsn` `sqlite://` are SQLite in
+    memory; `narrator` is `template` or `openai` (configured by `ASSISTANT_LLM_*`)."""
+
+    tenant: str = DEFAULT_TENANT
+    base_url: str | None = None
+    api_key: str | None = None
+    kb_dsn: str = DEFAULT_DSN
+    embedder: str = DEFAULT_EMBEDDER
+    store_dsn: str = ""
+    narrator: str = "template"
+    operator_profile: Path = OPERATOR_PROFILE
+    settings: PipelineSettings = field(default_factory=PipelineSettings)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Self:
+        """Defaults, then the environment, then `overrides` (the CLI's flags; None = unset)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {
+            "tenant": env.get(ENV_TENANT) or DEFAULT_TENANT,
+            "kb_dsn": env.get(ENV_KB_DSN) or DEFAULT_DSN,
+            "store_dsn": env.get(ENV_STORE_DSN) or "",
+            "narrator": env.get(ENV_NARRATOR) or "template",
+        }
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return cls(**values)
+
+
+def build_narrator(name: str) -> Narrator:
+    """The narrator called `name`; raises ValueError for an unknown name or missing env."""
+    if name == "template":
+        return TemplateNarrator()
+    if name == "openai":
+        return ChatCompletionsNarrator.from_env()
+    raise ValueError(f"unknown narrator {name!r}: expected one of {', '.join(NARRATORS)}")
+
+
+class Assistant:
+    """A built pipeline and the resources it holds (closed together)."""
+
+    def __init__(self, pipeline: AssistantPipeline, resources: ExitStack) -> None:
+        self.pipeline = pipeline
+        self._resources = resources
+
+    def close(self) -> None:
+        self._resources.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def open_retriever_for(config: AssistantConfig) -> HybridRetriever:
+    """The knowledge-base retriever of `config` (the shipped KB synced into `kb_dsn`)."""
+    return open_retriever(config.kb_dsn, embedder=config.embedder)
+
+
+def open_assistant(
+    config: AssistantConfig,
+    *,
+    transport: httpx.BaseTransport | None = None,
+    retriever: Retriever | None = None,
+    narrator: Narrator | None = None,
+    store: SqlConversationStore | None = None,
+    client_options: Mapping[str, Any] | None = None,
+) -> Assistant:
+    """Build the pipeline of `config`.
+
+    `transport` reaches the billing API another way (an in-process simulator, a test double);
+    `retriever`, `narrator` and `store` share or replace the parts `config` would build — a
+    caller running many conversations shares the retriever, which takes longest to build;
+    `client_options` go to `BillingClient` (timeouts, retry, breaker, clock, sleep).
+    Raises ValueError for a bad setting, naming it.
+    """
+    profile = load_operator_profile(config.operator_profile)
+    settings = PipelineSettings(
+        top_k=config.settings.top_k, min_vector_score=config.settings.min_vector_score,
+        max_reply_chars=config.settings.max_reply_chars,
+        operator_identifiers=(*config.settings.operator_identifiers,
+                              *profile.quotable_identifiers))
+    resources = ExitStack()
+    try:
+        chosen_narrator = narrator or build_narrator(config.narrator)
+        client = resources.enter_context(BillingClient(
+            config.base_url, config.api_key, transport=transport, **dict(client_options or {})))
+        if store is None:
+            store = open_conversation_store(config.store_dsn)
+            resources.callback(store.close)
+        if retriever is None:
+            opened = open_retriever_for(config)
+            resources.callback(opened.close)
+            retriever = opened
+    except BaseException:
+        resources.close()
+        raise
+    pipeline = AssistantPipeline(
+        tenant=config.tenant, capabilities=Capabilities(client), store=store,
+        retriever=retriever, narrator=chosen_narrator, settings=settings)
+    return Assistant(pipeline, resources)

@@ -1,0 +1,108 @@
+"""End to end: signed WhatsApp deliveries → the service → the real pipeline (template narrator,
+shipped knowledge base) → the billing simulator in-process → replies to the fake Graph API,
+and the agents' console over the same store. The pipelines are composed exactly as
+`billing-assistant serve` composes them (`open_pipelines`), only the billing transport is the
+in-process simulator instead of a socket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from anyio.from_thread import start_blocking_portal
+
+from assistant.channel import ChannelConfig, parse_channel_config
+from assistant.channel.cli import open_pipelines
+from assistant.commands.asgi_transport import BlockingASGITransport
+from assistant.language import Language
+from assistant.money import format_amount
+from assistant.runtime import AssistantConfig
+from assistant.store import SqlConversationStore
+from tests.channel.conftest import Factory, Harness, RunService
+from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT
+from tests.client.simulator_fixtures import Simulator, build_simulator
+
+
+@pytest.fixture(scope="module")
+def sim() -> Simulator:
+    return build_simulator()
+
+
+@pytest.fixture(autouse=True)
+def no_faults_left(sim: Simulator) -> Iterator[None]:
+    sim.control.faults.clear()
+    yield
+    sim.control.faults.clear()
+
+
+@pytest.fixture
+def config(sim: Simulator) -> ChannelConfig:
+    """The test tenants, fibranet's billing key being the simulator's."""
+    return parse_channel_config(CONFIG_DOCUMENT, {**ENVIRONMENT, "FIBRA_BILLING": sim.api_key})
+
+
+@pytest.fixture
+def factory(sim: Simulator, config: ChannelConfig,
+            store: SqlConversationStore) -> Iterator[Factory]:
+    with ExitStack() as resources:
+        portal = resources.enter_context(start_blocking_portal())
+        base = AssistantConfig(base_url="http://simulator.local")
+        yield open_pipelines(config, base, store, resources,
+                             transport=BlockingASGITransport(sim.app, portal),
+                             client_options={"sleep": lambda seconds: None})
+
+
+@pytest.fixture
+def live(run_service: RunService, factory: Factory) -> Iterator[Harness]:
+    with run_service(factory=factory) as harness:
+        yield harness
+
+
+def test_a_conversation_through_the_webhook(live: Harness, sim: Simulator) -> None:
+    customer = sim.sample("open_invoice")
+    phone = customer["phone"]
+    balance: dict[str, Any] = sim.raw(f"/v1/customers/{customer['account_number']}/balance")
+    owed = format_amount(balance["net_balance"], balance["currency"], Language.SPANISH)
+    assert Decimal(balance["net_balance"]) > 0
+
+    live.say(phone, "Hola, ¿cuánto debo?")
+    live.say(phone, "¿Cómo puedo pagar por Pago Móvil?")
+    live.say(phone, "quiero hablar con un asesor")
+
+    balance_reply, payment_reply, handoff_reply = live.graph.texts_to(phone)
+    assert owed in balance_reply
+    assert "Pago Móvil" in payment_reply
+    assert handoff_reply.startswith("Claro, te comunico con un asesor")
+    [waiting] = live.agent("GET", "/handoff/conversations").json()["conversations"]
+    assert (waiting["phone"], waiting["escalation"]["reason"]) == (phone, "USER_REQUEST")
+    assert "quiero hablar con un asesor" in waiting["escalation"]["agent_summary"]["es"]
+
+    live.agent("POST", f"/handoff/conversations/{phone}/takeover", json={"agent_id": "ana"})
+    live.say(phone, "¿sigue ahí?")
+    assert len(live.graph.texts_to(phone)) == 3, "silent while the agent has it"
+    live.agent("POST", f"/handoff/conversations/{phone}/release")
+    live.say(phone, "¿cuánto debo?")
+    assert owed in live.graph.texts_to(phone)[-1]
+
+
+def test_an_outage_during_a_conversation_reaches_the_waiting_list(
+    live: Harness, sim: Simulator
+) -> None:
+    phone = sim.sample("credit")["phone"]
+    live.say(phone, "¿Cuál es mi plan?")
+    sim.control.faults.add("http_500", operation="getBalance")
+    live.say(phone, "¿cuánto debo?")
+
+    plan_reply, outage_reply = live.graph.texts_to(phone)
+    assert "PLN-" in plan_reply or "Mbps" in plan_reply
+    assert "asesor" in outage_reply or "persona" in outage_reply
+    [waiting] = live.agent("GET", "/handoff/conversations").json()["conversations"]
+    escalation = waiting["escalation"]
+    assert (waiting["phone"], escalation["reason"]) == (phone, "TOOL_ERROR")
+    assert escalation["context"]["capability"] == "balance"
+    assert "billing system" in escalation["agent_summary"]["en"]
+
