@@ -112,7 +112,7 @@ def sqlite_baseline(path: Path, embedder: HashingEmbedder) -> Callable[[str], ob
             if terms
             else []
         )
-        scores = matrix @ vector
+        scores = np.einsum("ij,j->i", matrix, vector)
         return hits, np.argpartition(scores, -50)[-50:]
 
     return lookup

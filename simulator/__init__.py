@@ -19,15 +19,31 @@ Public seams (stable; other packages and the pytest plugin build on them):
   client would get (see `simulator.faults.socket`).
 """
 
-from simulator.app import create_app
-from simulator.config import ADMIN_PREFIX, ADMIN_TOKEN_ENV, DEV_ADMIN_TOKEN, SimulatorConfig
-from simulator.control import SimulatorControl, control_of
-from simulator.faults.clock import ManualClock, RealClock
-from simulator.faults.kinds import KINDS
-from simulator.server import RunningServer, serve_in_thread
-from simulator.state.dataset import generate
-from simulator.state.info import dataset_info
-from simulator.validation import ContractViolation
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "ADMIN_PREFIX": "simulator.config",
+    "ADMIN_TOKEN_ENV": "simulator.config",
+    "DEV_ADMIN_TOKEN": "simulator.config",
+    "KINDS": "simulator.faults.kinds",
+    "ContractViolation": "simulator.validation",
+    "ManualClock": "simulator.faults.clock",
+    "RealClock": "simulator.faults.clock",
+    "RunningServer": "simulator.server",
+    "SimulatorConfig": "simulator.config",
+    "SimulatorControl": "simulator.control",
+    "control_of": "simulator.control",
+    "create_app": "simulator.app",
+    "dataset_info": "simulator.state.info",
+    "generate": "simulator.state.dataset",
+    "serve_in_thread": "simulator.server",
+}
+"""Public name → the module that defines it. Loaded on first use (PEP 562): the pytest
+plugin lives in this package and loads in every pytest run, and importing the app
+(openapi-core, the contract) costs seconds that a run not using the simulator should not pay."""
 
 __all__ = [
     "ADMIN_PREFIX",
@@ -46,3 +62,10 @@ __all__ = [
     "generate",
     "serve_in_thread",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'simulator' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

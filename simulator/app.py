@@ -14,14 +14,14 @@ from simulator.endpoint import (
     admin_authenticator,
     make_endpoint,
     render,
-    request_id_of,
+    request_id_in,
     tenant_authenticator,
 )
 from simulator.faults.inject import FaultMiddleware
 from simulator.handlers import BILLING_HANDLERS
 from simulator.middleware import RequestContextMiddleware
 from simulator.problems import problem
-from simulator.routing import OperationRouter, contract_routes
+from simulator.routing import ContractDispatch, OperationRouter, contract_routes
 from simulator.runtime import build_runtime
 
 
@@ -47,7 +47,7 @@ async def _http_error(request: Request, error: Exception) -> Response:
         reply = problem(
             error.status_code, "not_found", "No such path in this API.", title="Not found"
         )
-    rendered = render(reply, request_id_of(request), request.url.path)
+    rendered = render(reply, request_id_in(request.scope), request.url.path)
     return Response(rendered.body, rendered.status, rendered.headers, rendered.media_type)
 
 
@@ -60,19 +60,23 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
     runtime = build_runtime(config or SimulatorConfig())
     billing = make_endpoint(runtime, runtime.validator, tenant_authenticator(runtime))
     admin = make_endpoint(runtime, runtime.admin_validator, admin_authenticator(runtime))
-    routes = [
-        *contract_routes(runtime.billing, BILLING_HANDLERS, billing),
-        *contract_routes(runtime.admin, ADMIN_HANDLERS, admin),
-    ]
+    billing_routes = contract_routes(runtime.billing, BILLING_HANDLERS, billing)
+    admin_routes = contract_routes(runtime.admin, ADMIN_HANDLERS, admin)
+    routers = (runtime.router, OperationRouter(runtime.admin.operations))
+    tables = tuple(
+        (router, {route.name: route.app for route in routes})
+        for router, routes in zip(routers, (billing_routes, admin_routes), strict=True)
+    )
     app = Starlette(
-        routes=routes,
+        routes=[*billing_routes, *admin_routes],
         middleware=[
             Middleware(RequestContextMiddleware, runtime=runtime),
             Middleware(FaultMiddleware, runtime=runtime),
+            Middleware(ContractDispatch, tables=tables),
         ],
         exception_handlers={404: _http_error, 405: _http_error},
     )
     app.state.control = runtime.control
-    app.state.routers = (runtime.router, OperationRouter(runtime.admin.operations))
+    app.state.routers = routers
     app.state.runtime = runtime
     return app

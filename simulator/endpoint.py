@@ -1,4 +1,4 @@
-"""One Starlette endpoint per contract operation: authenticate, validate, handle, check.
+"""One ASGI endpoint per contract operation: authenticate, validate, handle, check.
 
 The order is the contract's: a missing or unknown key is `401` before anything else is
 looked at; then the request is validated (`400` naming each bad field); then the handler
@@ -12,12 +12,14 @@ from __future__ import annotations
 import hmac
 import json
 import uuid
+from urllib.parse import parse_qsl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import Response
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
+from starlette.types import Message, Receive, Scope, Send
 
 from simulator.handlers.context import OperationContext
 from simulator.problems import PROBLEM, Reply, infrastructure, invalid, unauthorized
@@ -63,8 +65,9 @@ def admin_authenticator(runtime: Runtime) -> Authenticator:
     return authenticate
 
 
-def request_id_of(request: Request) -> str:
-    state = request.scope.setdefault("state", {})
+def request_id_in(scope: Scope) -> str:
+    """The id the request-context layer gave this request (one is made if it did not run)."""
+    state = scope.setdefault("state", {})
     if "request_id" not in state:
         state["request_id"] = new_request_id()
     return str(state["request_id"])
@@ -83,17 +86,32 @@ class Rendered:
     parsed: Any
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""Built once: `json.dumps` with non-default options builds a new encoder on every call."""
+
+
 def render(reply: Reply, request_id: str, path: str) -> Rendered:
     body = reply.body
     if reply.media_type == PROBLEM:
         body = {**body, "request_id": request_id, "instance": path}
-    content = (
-        b""
-        if body is None
-        else json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
-    )
+    content = b"" if body is None else _encode(body).encode()
     headers = {**reply.headers, "X-Request-Id": request_id}
     return Rendered(reply.status, headers, reply.media_type, content, body)
+
+
+def response_start(rendered: Rendered) -> Message:
+    """The `http.response.start` message Starlette's `Response` would send for `rendered`:
+    its headers lower-cased, then `content-length` (not on 1xx/204/304), then the type."""
+    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in rendered.headers.items()]
+    if rendered.status >= 200 and rendered.status not in (204, 304):
+        headers.append((b"content-length", str(len(rendered.body)).encode()))
+    headers.append((b"content-type", rendered.media_type.encode("latin-1")))
+    return {"type": "http.response.start", "status": rendered.status, "headers": headers}
+
+
+async def send_rendered(send: Send, rendered: Rendered) -> None:
+    await send(response_start(rendered))
+    await send({"type": "http.response.body", "body": rendered.body})
 
 
 def checked(
@@ -130,40 +148,75 @@ def checked(
     return rendered
 
 
-async def incoming_request(request: Request) -> IncomingRequest:
-    return IncomingRequest(
-        method=request.method,
-        path=request.scope["path"],
-        path_params=request.path_params,
-        query=request.query_params.multi_items(),
-        headers=request.headers,
-        content_type=request.headers.get("content-type", ""),
-        body=await request.body(),
-    )
+async def read_body(receive: Receive) -> bytes:
+    """The whole request body, as Starlette's `Request.body()` reads it."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def query_items(scope: Scope) -> list[tuple[str, str]]:
+    """The query string as (name, value) pairs, decoded as Starlette's `QueryParams` does."""
+    raw: bytes = scope.get("query_string", b"")
+    return parse_qsl(raw.decode("latin-1"), keep_blank_values=True) if raw else []
+
+
+class OperationEndpoint:
+    """One contract operation as an ASGI app (path parameters in `scope["path_params"]`).
+
+    It reads the request straight from the ASGI scope rather than through Starlette's
+    `Request`, and sends the two response messages itself: per request, that object and
+    its lazily built views cost more than the operation's own work.
+    """
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        validator: ContractValidator,
+        authenticate: Authenticator,
+        operation: Operation,
+        handler: Callable[[OperationContext], Reply],
+    ) -> None:
+        self.runtime, self.validator, self.authenticate = runtime, validator, authenticate
+        self.operation, self.handler = operation, handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request_id = request_id_in(scope)
+        state = scope["state"]
+        operation_id = state["operation_id"] = self.operation.operation_id
+        headers = Headers(scope=scope)
+        incoming = IncomingRequest(
+            method=scope["method"],
+            path=scope["path"],
+            path_params=scope["path_params"],
+            query=query_items(scope),
+            headers=headers,
+            content_type=headers.get("content-type", ""),
+            body=await read_body(receive),
+        )
+        tenant, reply = self.authenticate(headers) if self.operation.secured else (None, None)
+        state["tenant"] = tenant.tenant_id if tenant else None
+        if reply is None:
+            reply = _handle(
+                self.runtime, self.validator, operation_id, self.handler, incoming, tenant, request_id
+            )
+        await send_rendered(
+            send, checked(self.runtime, self.validator, operation_id, incoming, reply, request_id)
+        )
 
 
 def make_endpoint(
     runtime: Runtime, validator: ContractValidator, authenticate: Authenticator
-) -> Callable[[Operation, Callable[[OperationContext], Reply]], Callable[[Request], Any]]:
+) -> Callable[[Operation, Callable[[OperationContext], Reply]], OperationEndpoint]:
     def endpoint_for(
         operation: Operation, handler: Callable[[OperationContext], Reply]
-    ) -> Callable[[Request], Any]:
-        operation_id = operation.operation_id
-
-        async def endpoint(request: Request) -> Response:
-            request_id = request_id_of(request)
-            request.scope["state"]["operation_id"] = operation_id
-            incoming = await incoming_request(request)
-            tenant, reply = authenticate(request.headers) if operation.secured else (None, None)
-            request.scope["state"]["tenant"] = tenant.tenant_id if tenant else None
-            if reply is None:
-                reply = _handle(
-                    runtime, validator, operation_id, handler, incoming, tenant, request_id
-                )
-            rendered = checked(runtime, validator, operation_id, incoming, reply, request_id)
-            return Response(rendered.body, rendered.status, rendered.headers, rendered.media_type)
-
-        return endpoint
+    ) -> OperationEndpoint:
+        return OperationEndpoint(runtime, validator, authenticate, operation, handler)
 
     return endpoint_for
 

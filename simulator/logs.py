@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from simulator.masking import mask
@@ -24,11 +25,27 @@ FIELDS = (
 MASKED_FIELDS = frozenset({"request_id", "path", "query"})
 """Fields that can carry client text; the others are codes, numbers and kinds we set."""
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+
 
 class JsonFormatter(logging.Formatter):
+    """A log record as one JSON line (the request line is written on every request, so
+    the timestamp's seconds part is formatted once per second)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._second, self._prefix = -1, ""
+
+    def _timestamp(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        if second != self._second:
+            self._second = second
+            self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        return f"{self._prefix}.{int(record.msecs):03d}Z"
+
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "ts": self._timestamp(record),
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": mask(record.getMessage()),
@@ -40,7 +57,20 @@ class JsonFormatter(logging.Formatter):
                 line[name] = mask(value) if name in MASKED_FIELDS and value else value
         if record.exc_info:
             line["exception"] = mask(self.formatException(record.exc_info))
-        return json.dumps(line, ensure_ascii=False)
+        return _encode(line)
+
+
+def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) -> None:
+    """An INFO record carrying `fields`, handed to `logger`'s handlers.
+
+    The same record `logger.info(message, extra=fields)` makes, minus the caller's file and
+    line (no formatter here prints them): that stack walk is skipped for a line written on
+    every request.
+    """
+    if logger.isEnabledFor(logging.INFO):
+        logger.handle(
+            logger.makeRecord(logger.name, logging.INFO, "", 0, message, (), None, extra=fields)
+        )
 
 
 def configure_logging(level: str = "info", stream: TextIO | None = None) -> None:

@@ -2,7 +2,8 @@
 
 `X-Request-Id` is echoed when the client sent a usable one (1–128 visible ASCII
 characters) and generated otherwise, and it is set on every response — including the
-router's own 404/405 and fault answers.
+router's own 404/405 and fault answers. A pure ASGI layer (no `BaseHTTPMiddleware`): it
+runs on every request, so it only reads the scope and rewrites the start message.
 """
 
 from __future__ import annotations
@@ -14,9 +15,19 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from simulator.endpoint import new_request_id
+from simulator.logs import log_fields
 from simulator.runtime import Runtime
 
 _USABLE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
+_REQUEST_ID = b"x-request-id"
+
+
+def _request_id(scope: Scope) -> str:
+    for key, value in scope["headers"]:
+        if key == _REQUEST_ID:
+            sent = value.decode("latin-1")
+            return sent if _USABLE_ID.match(sent) else new_request_id()
+    return new_request_id()
 
 
 class RequestContextMiddleware:
@@ -27,34 +38,35 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        sent = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"x-request-id"), "")
-        request_id = sent if _USABLE_ID.match(sent) else new_request_id()
+        request_id = _request_id(scope)
         state: dict[str, Any] = scope.setdefault("state", {})
         state["request_id"] = request_id
+        header = (_REQUEST_ID, request_id.encode())
         started = time.perf_counter()
-        status: list[int] = []
+        status: int | None = None
 
         async def send_with_id(message: Message) -> None:
+            nonlocal status
             if message["type"] == "http.response.start":
-                status.append(message["status"])
-                headers = [
-                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"
-                ]
-                message = {**message, "headers": [*headers, (b"x-request-id", request_id.encode())]}
+                status = message["status"]
+                headers = [item for item in message.get("headers", []) if item[0].lower() != _REQUEST_ID]
+                headers.append(header)
+                message = {**message, "headers": headers}
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            self.runtime.log.info(
+            log_fields(
+                self.runtime.log,
                 "request",
-                extra={
+                {
                     "request_id": request_id,
                     "method": scope["method"],
                     "path": scope["path"],
                     "query": scope.get("query_string", b"").decode("latin-1"),
                     "operation_id": state.get("operation_id"),
-                    "status": status[0] if status else None,
+                    "status": status,
                     "duration_ms": round((time.perf_counter() - started) * 1000, 3),
                     "tenant": state.get("tenant"),
                     "faults": state.get("faults", []),

@@ -1,23 +1,22 @@
 """Serving the app with uvicorn: in the foreground (the CLI) or in a background thread (tests).
 
-`serve_in_thread` binds 127.0.0.1 on a free port itself, so parallel tests never collide,
-and returns once the server accepts connections. Socket faults (reset, drop, truncated
+`serve_in_thread` serves 127.0.0.1 on a free port (uvicorn binds port 0), so parallel
+tests never collide, and returns once the server accepts connections. Socket faults (reset, drop, truncated
 body) work with any uvicorn set-up; see `simulator.faults.socket`.
 """
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from dataclasses import dataclass
 
 import uvicorn
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 
 def uvicorn_config(
-    app: Starlette, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info"
+    app: ASGIApp, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info"
 ) -> uvicorn.Config:
     """uvicorn settings the simulator expects: our own request log (uvicorn's access log
     would print unmasked paths), no lifespan needed, HTTP/1.1 via h11."""
@@ -44,19 +43,19 @@ class RunningServer:
 
 
 def serve_in_thread(
-    app: Starlette, host: str = "127.0.0.1", startup_timeout: float = 10.0
+    app: ASGIApp, host: str = "127.0.0.1", startup_timeout: float = 10.0
 ) -> RunningServer:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn_config(app, host, port, log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    """uvicorn binds port 0 itself: the OS picks a free port with no race, and uvicorn's
+    own listening socket gives connections TCP_NODELAY (a socket bound here and handed over
+    stalled each request ~40 ms on delayed ACKs)."""
+    server = uvicorn.Server(uvicorn_config(app, host, 0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + startup_timeout
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             server.should_exit = True
             raise RuntimeError("the simulator did not start in time")
-        time.sleep(0.01)
+        thread.join(0.005)
+    port = server.servers[0].sockets[0].getsockname()[1]
     return RunningServer(f"http://{host}:{port}", server, thread)

@@ -139,7 +139,7 @@ class ChannelService:
                     await self._process(item)
                 else:
                     await self._deliver(item)
-            except Exception:  # noqa: BLE001 — the store failed: the item stays open for restart
+            except Exception:
                 logger.exception("could not finish a queued %s; it stays in the store",
                                  type(item).__name__)
             finally:
@@ -162,7 +162,7 @@ class ChannelService:
     async def _turn(self, message: InboundRecord) -> list[OutboundRecord]:
         try:
             texts = await asyncio.to_thread(self._runner.replies, message)
-        except Exception as exc:  # noqa: BLE001 — a failing turn must reach a person
+        except Exception as exc:
             logger.exception("turn failed for %s", mask_personal(message.phone))
             return await self._give_up(message, f"{type(exc).__name__}: {exc}")
         return await asyncio.to_thread(self.store.messages.close, message, texts)

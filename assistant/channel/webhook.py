@@ -63,7 +63,7 @@ async def receive(request: Request) -> Response:
         return problem(400, "malformed_payload", str(exc))
     try:
         acceptance = await service.accept(messages, secret)
-    except Exception:  # noqa: BLE001 — not acknowledged: the platform will redeliver
+    except Exception:
         logger.exception("could not store a webhook delivery")
         return problem(503, "store_unavailable", "Messages could not be stored; redeliver later.",
                        headers={"Retry-After": "5"})

@@ -146,7 +146,13 @@ class HybridRetriever:
         if not terms:
             return []
         postings = self.store.postings(terms.all_terms)
-        return rank_text_matches(terms, postings, self.store.corpus_stats(), limit=self._candidates)
+        return rank_text_matches(
+            terms,
+            postings,
+            self.store.corpus_stats(),
+            self.store.chunk_ids_of,
+            limit=self._candidates,
+        )
 
     def _materialise(
         self,

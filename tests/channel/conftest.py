@@ -38,6 +38,7 @@ from tests.channel.whatsapp import (
     delivery,
     text_message,
 )
+from tests.retrieval.conftest import pg_dsn, pg_server  # noqa: F401 — PostgreSQL fixtures
 
 BUDGET = SendBudget(attempts=3, base_delay=1.0, max_delay=8.0)
 
@@ -135,3 +136,18 @@ def run_service(config: ChannelConfig, store: SqlConversationStore, graph: FakeG
 def harness(run_service: RunService) -> Iterator[Harness]:
     with run_service() as running:
         yield running
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgresql"])
+def backend_store(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlConversationStore]:
+    """An empty conversation store on each backend, with a stepping clock."""
+    where: dict[str, Callable[[], str]] = {
+        "sqlite-memory": lambda: "sqlite://",
+        "sqlite-file": lambda: f"sqlite:///{tmp_path_factory.mktemp('channel') / 'store.db'}",
+        "postgresql": lambda: str(request.getfixturevalue("pg_dsn")),  # a brand-new database
+    }
+    dsn = where[request.param]()
+    opened = open_conversation_store(dsn, now=SteppingClock())
+    yield opened
+    opened.close()

@@ -9,8 +9,8 @@ import pytest
 
 from assistant.channel import TurnHandler, sign
 from assistant.store import ConversationState
-from tests.assistant.assistant_fakes import MARIA_PHONE
 from assistant.turn import TurnResult
+from tests.assistant.assistant_fakes import MARIA_PHONE
 from tests.channel.conftest import Factory, Harness, RunService
 from tests.channel.whatsapp import (
     FIBRA_NUMBER,

@@ -2,7 +2,8 @@
 
 A store keeps chunks, their full-text terms and their vectors, and answers three primitive
 questions with its native indexes: which chunks contain a term, which vectors are nearest to
-a query vector, and what a given chunk's cosine is. Everything above that (ranking, fusion,
+a query vector, and what a given chunk's cosine is. Chunks are named by integer keys in
+postings (cheap to score in bulk) and by chunk id everywhere else. Everything above that (ranking, fusion,
 pruning) lives in pure functions, so every backend returns the same ranking for the same
 corpus and query.
 """
@@ -14,7 +15,7 @@ from typing import Protocol
 
 from assistant.retrieval.embedders.base import Vectors
 from assistant.retrieval.records import Chunk
-from assistant.retrieval.text_ranking import CorpusStats
+from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
 
 SCORE_DECIMALS = 6
 """Cosines are rounded before they are compared: numpy and pgvector sum float32 products in
@@ -51,9 +52,13 @@ class ChunkStore(Protocol):
 
     def remove(self, chunk_ids: Collection[str]) -> None: ...
 
-    def postings(self, terms: Sequence[str]) -> dict[str, dict[str, int]]:
-        """For each term, the chunks indexed under it (exact term equality), each with its
-        number of distinct terms (BM25's document length)."""
+    def postings(self, terms: Sequence[str]) -> dict[str, TermPostings]:
+        """For each term found, the chunks indexed under it (exact term equality) as keys,
+        each with its number of distinct terms (BM25's document length)."""
+        ...
+
+    def chunk_ids_of(self, keys: Keys) -> list[str]:
+        """The chunk ids of keys :meth:`postings` returned, in the same order."""
         ...
 
     def nearest(self, vector: Vectors, limit: int) -> list[tuple[str, float]]:

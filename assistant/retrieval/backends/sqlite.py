@@ -22,11 +22,12 @@ from pathlib import Path
 import numpy as np
 
 from assistant.retrieval.analysis import index_terms
-from assistant.retrieval.backends.base import nearest_key, rounded
+from assistant.retrieval.backends.base import SCORE_DECIMALS, nearest_key, rounded
+from assistant.retrieval.backends.sqlite_snapshot import Snapshot
 from assistant.retrieval.embedders.base import Vectors
 from assistant.retrieval.errors import StoreError
 from assistant.retrieval.records import Chunk
-from assistant.retrieval.text_ranking import CorpusStats
+from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,13 +66,11 @@ class SqliteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open SQLite store {path}: {exc}") from None
         self._lock = threading.RLock()
-        self._matrix: Vectors | None = None
-        self._matrix_ids: list[str] = []
-        self._row_of: dict[str, int] = {}
+        self._cache: Snapshot | None = None
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """A transaction that also refreshes the corpus statistics and drops the vector cache.
+        """A transaction that also refreshes the corpus statistics and drops the snapshot.
 
         The statistics are kept in ``kb_meta`` so a query reads two small rows instead of
         scanning every chunk (whose rows carry the vectors) to count them.
@@ -82,7 +81,7 @@ class SqliteStore:
                 "INSERT OR REPLACE INTO kb_meta (key, value)"
                 " SELECT 'stats', count(*) || ' ' || coalesce(sum(term_count), 0) FROM kb_chunks"
             )
-            self._matrix = None
+            self._cache = None
 
     def embedder_identity(self) -> str | None:
         row = self._db.execute("SELECT value FROM kb_meta WHERE key = 'embedder'").fetchone()
@@ -142,54 +141,61 @@ class SqliteStore:
         count, total = row[0].split() if row else (0, 0)
         return CorpusStats.from_totals(int(count), int(total))
 
-    def postings(self, terms: Sequence[str]) -> dict[str, dict[str, int]]:
+    def postings(self, terms: Sequence[str]) -> dict[str, TermPostings]:
+        """One FTS5 ``MATCH`` per term; the rowids come back as one ``group_concat`` string that
+        numpy parses, instead of one Python tuple per posting."""
         with self._lock:
-            return {
-                term: dict(
-                    self._db.execute(
-                        "SELECT c.chunk_id, c.term_count FROM kb_terms"
-                        " JOIN kb_chunks c ON c.rowid = kb_terms.rowid WHERE kb_terms MATCH ?",
-                        (fts_phrase(term),),
-                    ).fetchall()
-                )
-                for term in terms
-            }
+            snapshot = self._snapshot()
+            result = {}
+            for term in terms:
+                (joined,) = self._db.execute(
+                    "SELECT group_concat(rowid) FROM kb_terms WHERE kb_terms MATCH ?",
+                    (fts_phrase(term),),
+                ).fetchone()
+                if joined:
+                    keys = np.fromstring(joined, dtype=np.int64, sep=",")
+                    result[term] = TermPostings(keys, snapshot.lengths[snapshot.rows_of(keys)])
+            return result
 
-    def _vectors(self) -> tuple[list[str], Vectors]:
+    def chunk_ids_of(self, keys: Keys) -> list[str]:
+        snapshot = self._snapshot()
+        return [snapshot.ids[row] for row in snapshot.rows_of(keys).tolist()]
+
+    def _snapshot(self) -> Snapshot:
         with self._lock:
-            if self._matrix is None:
+            if self._cache is None:
                 dimension = self._db.execute(
                     "SELECT value FROM kb_meta WHERE key = 'dimension'"
                 ).fetchone()
-                rows = self._db.execute(
-                    "SELECT chunk_id, embedding FROM kb_chunks ORDER BY rowid"
-                ).fetchall()
-                width = int(dimension[0]) if dimension else 0
-                self._matrix_ids = [row[0] for row in rows]
-                self._row_of = {chunk_id: i for i, chunk_id in enumerate(self._matrix_ids)}
-                self._matrix = np.frombuffer(
-                    b"".join(row[1] for row in rows), dtype=np.float32
-                ).reshape(len(rows), width)
-            return self._matrix_ids, self._matrix
+                self._cache = Snapshot.load(
+                    self._db.execute(
+                        "SELECT rowid, chunk_id, term_count, embedding FROM kb_chunks"
+                        " ORDER BY rowid"
+                    ).fetchall(),
+                    int(dimension[0]) if dimension else 0,
+                )
+            return self._cache
 
     def nearest(self, vector: Vectors, limit: int) -> list[tuple[str, float]]:
-        ids, matrix = self._vectors()
-        if not ids or limit < 1:
+        snapshot = self._snapshot()
+        if not snapshot.ids or limit < 1:
             return []
-        scores = np.round(matrix @ np.asarray(vector, dtype=np.float32), 6)
-        if limit < len(ids):
-            threshold = np.partition(scores, len(ids) - limit)[len(ids) - limit]
+        scores = np.round(snapshot.cosines(vector), SCORE_DECIMALS)
+        if limit < len(scores):
+            threshold = np.partition(scores, len(scores) - limit)[len(scores) - limit]
             candidates = np.flatnonzero(scores >= threshold)
         else:
-            candidates = np.arange(len(ids))
-        ranked = sorted(((ids[i], rounded(scores[i])) for i in candidates), key=nearest_key)
+            candidates = np.arange(len(scores))
+        ranked = sorted(
+            ((snapshot.ids[i], rounded(scores[i])) for i in candidates.tolist()), key=nearest_key
+        )
         return ranked[:limit]
 
     def similarities(self, vector: Vectors, chunk_ids: Collection[str]) -> dict[str, float]:
-        ids, matrix = self._vectors()
-        rows = [self._row_of[c] for c in chunk_ids if c in self._row_of]
-        scores = matrix[rows] @ np.asarray(vector, dtype=np.float32)
-        return {ids[i]: rounded(s) for i, s in zip(rows, scores, strict=True)}
+        snapshot = self._snapshot()
+        rows = [snapshot.row_of[c] for c in chunk_ids if c in snapshot.row_of]
+        scores = snapshot.matrix[rows] @ np.asarray(vector, dtype=np.float32)
+        return {snapshot.ids[i]: rounded(s) for i, s in zip(rows, scores, strict=True)}
 
     def fetch(self, chunk_ids: Collection[str]) -> dict[str, Chunk]:
         wanted = list(chunk_ids)
