@@ -15,12 +15,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from contract import OPENAPI_PATH
+from contract.document import load, resolve
+from contract.document import operations as contract_operations
 
-_HTTP_METHODS = ("get", "post", "put", "patch", "delete")
-_AMOUNT_REF = "#/components/schemas/Amount"
+_AMOUNT_REFS = frozenset({"#/components/schemas/Amount", "#/components/schemas/PositiveAmount"})
 
 
 @dataclass(frozen=True)
@@ -65,9 +64,7 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 
 def _refers_to_amount(schema: dict[str, Any]) -> bool:
-    if schema.get("$ref") == _AMOUNT_REF:
-        return True
-    return any(_refers_to_amount(part) for part in schema.get("allOf", []))
+    return schema.get("$ref") in _AMOUNT_REFS
 
 
 def _money_fields(spec: dict[str, Any]) -> frozenset[str]:
@@ -90,8 +87,7 @@ def _error_codes(spec: dict[str, Any], responses: dict[str, Any]) -> dict[int, s
     for status, response in responses.items():
         if not str(status).isdigit() or int(status) < 400:
             continue
-        if "$ref" in response:
-            response = spec["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]]
+        response = resolve(spec, response)
         found = {
             example.get("value", {}).get("code")
             for media in response.get("content", {}).values()
@@ -105,22 +101,18 @@ def _error_codes(spec: dict[str, Any], responses: dict[str, Any]) -> dict[int, s
 def _operations(spec: dict[str, Any]) -> tuple[Operation, ...]:
     default_security = spec.get("security", [])
     operations = []
-    for template, item in spec["paths"].items():
-        for method in _HTTP_METHODS:
-            if method not in item:
-                continue
-            op = item[method]
-            operations.append(
-                Operation(
-                    operation_id=op["operationId"],
-                    method=method.upper(),
-                    path_template=template,
-                    path_regex=_template_regex(template),
-                    documented_statuses=frozenset(int(code) for code in op["responses"]),
-                    needs_auth=bool(op.get("security", default_security)),
-                    error_codes=_error_codes(spec, op["responses"]),
-                )
+    for template, method, op in contract_operations(spec):
+        operations.append(
+            Operation(
+                operation_id=op["operationId"],
+                method=method.upper(),
+                path_template=template,
+                path_regex=_template_regex(template),
+                documented_statuses=frozenset(int(code) for code in op["responses"]),
+                needs_auth=bool(op.get("security", default_security)),
+                error_codes=_error_codes(spec, op["responses"]),
             )
+        )
     return tuple(operations)
 
 
@@ -138,5 +130,4 @@ def facts_from_spec(spec: dict[str, Any]) -> ContractFacts:
 @lru_cache(maxsize=4)
 def load_facts(path: Path = OPENAPI_PATH) -> ContractFacts:
     """The facts of the contract at `path` (the bundled contract by default), parsed once."""
-    with path.open(encoding="utf-8") as fh:
-        return facts_from_spec(yaml.safe_load(fh))
+    return facts_from_spec(load(path))

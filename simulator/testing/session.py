@@ -95,6 +95,7 @@ def open_billing_sim(
         sim.faults.clear()
         sim.faults.clear_events()
         if server is not None:
+            server.server.force_exit = True  # a dripping or held response is not waited for
             server.stop()
         if pool is not None and _fingerprint(app) != before:
             pool.forget(options, loopback)

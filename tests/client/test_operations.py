@@ -8,8 +8,8 @@ import re
 import pytest
 
 from client import AsyncBillingClient, BillingClient
-from client.codegen import iter_operations, load_contract
 from client.models.operations import OPERATIONS
+from contract.document import load, operations
 
 LIFECYCLE = {"close", "aclose"}
 
@@ -26,8 +26,8 @@ def public_methods(cls: type) -> set[str]:
     }
 
 
-CONTRACT = load_contract()
-CONTRACT_IDS = [op["operationId"] for _, _, op in iter_operations(CONTRACT)]
+CONTRACT = load()
+CONTRACT_IDS = [op["operationId"] for _, _, op in operations(CONTRACT)]
 
 
 @pytest.mark.parametrize("cls", [BillingClient, AsyncBillingClient])
@@ -51,7 +51,7 @@ def test_async_methods_are_coroutines_and_sync_ones_are_not() -> None:
 
 def test_table_has_every_operation_with_its_method_path_and_statuses() -> None:
     assert list(OPERATIONS) == CONTRACT_IDS
-    for path, method, op in iter_operations(CONTRACT):
+    for path, method, op in operations(CONTRACT):
         row = OPERATIONS[op["operationId"]]
         assert (row.method, row.path) == (method.upper(), path)
         assert row.statuses == frozenset(int(s) for s in op["responses"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from tests.contract.walk import operations, pointer_escape, resolve, responses
+from contract.document import operations, pointer_escape, resolve
 
 CONTRACT_URI = "urn:billing-contract"
 MONEY_WORDS = ("amount", "price", "total", "subtotal", "tax", "balance", "paid", "due")
@@ -23,6 +24,13 @@ REQUIRED_CODES = {
     "rate_limited",
     "internal",
 }
+
+
+def responses(spec: dict[str, Any]) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    """Every (path, method, status, resolved response) of the contract."""
+    for path, method, op in operations(spec):
+        for status, response in op["responses"].items():
+            yield path, method, status, resolve(spec, response)
 
 
 def _validator(spec: dict[str, Any], pointer: str) -> OAS31Validator:
