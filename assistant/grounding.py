@@ -109,7 +109,15 @@ class _Evidence:
         self._digit_strings = {_digits(t) for t in tokens}
 
     def literal(self, token: str) -> bool:
-        return _literal_pattern(token).search(self._text) is not None
+        """Tried only where the token's characters occur (a plain `find`), so a long
+        evidence text is not scanned by the regex once per token of the answer."""
+        pattern = _literal_pattern(token)
+        start = self._text.find(token)
+        while start != -1:
+            if pattern.match(self._text, start):
+                return True
+            start = self._text.find(token, start + 1)
+        return False
 
     def supports_date(self, mention: DateMention) -> bool:
         if mention.value is not None and mention.value in self._dates:

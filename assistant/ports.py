@@ -69,6 +69,11 @@ class RetrievedChunk(Protocol):
     def matched_by_text(self) -> bool: ...
 
     @property
+    def text_rank(self) -> int | None:
+        """Rank in the full-text leg: set when the chunk shares at least one term with the
+        question, None when only the vector leg found it."""
+
+    @property
     def fused_rank(self) -> int: ...
 
 

@@ -182,6 +182,7 @@ def load(
     store.reset(embedder.identity, embedder.dimension)
     for offset in range(0, len(chunks), BATCH):
         store.add(chunks[offset : offset + BATCH], vectors[offset : offset + BATCH])
+    store.build_indexes()
     store.close()
     return time.perf_counter() - start
 

@@ -14,6 +14,8 @@ Public seams (stable; other packages and the pytest plugin build on them):
   near-duplicate pairs, another tenant's invoice). `billing-sim info --seed N` prints it.
 - `SimulatorControl` (`control_of(app)`) — in-process admin: `faults.add/clear/remove/list/
   events/load_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
+- `simulator.testing` — the pytest plugin (`billing_sim` in-process, `billing_sim_server` on
+  loopback) and `open_billing_sim` for other runners; see `simulator/testing/README.md`.
 - Socket faults (timeout, connection reset/drop, truncated body) act on the TCP connection
   under uvicorn; in-process they are emulated by raising the httpx transport error a
   client would get (see `simulator.faults.socket`).

@@ -10,13 +10,13 @@ and answered as a `500` problem — or raised, when the config asks tests to fai
 from __future__ import annotations
 
 import hmac
-import json
-import uuid
-from urllib.parse import parse_qsl
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
+import orjson
 from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
@@ -74,7 +74,8 @@ def request_id_in(scope: Scope) -> str:
 
 
 def new_request_id() -> str:
-    return f"req-{uuid.uuid4().hex[:16]}"
+    """`req-` and 16 random hex digits (64 bits: no collisions within any log we keep)."""
+    return f"req-{os.urandom(8).hex()}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,15 +87,11 @@ class Rendered:
     parsed: Any
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-"""Built once: `json.dumps` with non-default options builds a new encoder on every call."""
-
-
 def render(reply: Reply, request_id: str, path: str) -> Rendered:
     body = reply.body
     if reply.media_type == PROBLEM:
         body = {**body, "request_id": request_id, "instance": path}
-    content = b"" if body is None else _encode(body).encode()
+    content = b"" if body is None else orjson.dumps(body)
     headers = {**reply.headers, "X-Request-Id": request_id}
     return Rendered(reply.status, headers, reply.media_type, content, body)
 
@@ -102,7 +99,9 @@ def render(reply: Reply, request_id: str, path: str) -> Rendered:
 def response_start(rendered: Rendered) -> Message:
     """The `http.response.start` message Starlette's `Response` would send for `rendered`:
     its headers lower-cased, then `content-length` (not on 1xx/204/304), then the type."""
-    headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in rendered.headers.items()]
+    headers = [
+        (k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in rendered.headers.items()
+    ]
     if rendered.status >= 200 and rendered.status not in (204, 304):
         headers.append((b"content-length", str(len(rendered.body)).encode()))
     headers.append((b"content-type", rendered.media_type.encode("latin-1")))
@@ -203,7 +202,13 @@ class OperationEndpoint:
         state["tenant"] = tenant.tenant_id if tenant else None
         if reply is None:
             reply = _handle(
-                self.runtime, self.validator, operation_id, self.handler, incoming, tenant, request_id
+                self.runtime,
+                self.validator,
+                operation_id,
+                self.handler,
+                incoming,
+                tenant,
+                request_id,
             )
         await send_rendered(
             send, checked(self.runtime, self.validator, operation_id, incoming, reply, request_id)

@@ -7,12 +7,13 @@ masked.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
 from collections.abc import Mapping
 from typing import Any, TextIO
+
+import orjson
 
 from simulator.masking import mask
 
@@ -24,8 +25,6 @@ FIELDS = (
 
 MASKED_FIELDS = frozenset({"request_id", "path", "query"})
 """Fields that can carry client text; the others are codes, numbers and kinds we set."""
-
-_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 class JsonFormatter(logging.Formatter):
@@ -57,7 +56,7 @@ class JsonFormatter(logging.Formatter):
                 line[name] = mask(value) if name in MASKED_FIELDS and value else value
         if record.exc_info:
             line["exception"] = mask(self.formatException(record.exc_info))
-        return _encode(line)
+        return orjson.dumps(line).decode()
 
 
 def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) -> None:

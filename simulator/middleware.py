@@ -49,7 +49,9 @@ class RequestContextMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                headers = [item for item in message.get("headers", []) if item[0].lower() != _REQUEST_ID]
+                headers = [
+                    item for item in message.get("headers", []) if item[0].lower() != _REQUEST_ID
+                ]
                 headers.append(header)
                 message = {**message, "headers": headers}
             await send(message)

@@ -40,7 +40,9 @@ def check_handlers(contract: Contract, handlers: Mapping[str, Any]) -> None:
 
 
 def contract_routes(
-    contract: Contract, handlers: Mapping[str, Any], endpoint_for: Callable[[Operation, Any], ASGIApp]
+    contract: Contract,
+    handlers: Mapping[str, Any],
+    endpoint_for: Callable[[Operation, Any], ASGIApp],
 ) -> list[Route]:
     """One Starlette route per operation; its endpoint is an ASGI app (path params in scope)."""
     check_handlers(contract, handlers)
@@ -75,9 +77,7 @@ class OperationRouter:
             if len(parts) == 1:
                 self._literal.setdefault((operation.method, operation.path), (index, operation))
             else:
-                self._templated.setdefault(operation.method, []).append(
-                    (index, pattern, operation)
-                )
+                self._templated.setdefault(operation.method, []).append((index, pattern, operation))
 
     def methods(self, path: str) -> list[str]:
         """Every method the contract serves on `path` (HEAD comes with GET), for `Allow`."""

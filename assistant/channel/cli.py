@@ -1,6 +1,8 @@
 """``billing-assistant serve``: the WhatsApp webhook service and the agents' handoff API.
 
     billing-assistant serve --config tenants.yaml [--store DSN] [--host H] [--port P]
+    billing-assistant fake-graph [--port 9000]          # prints the replies (no WhatsApp)
+    billing-assistant webhook-send --from +58… "text" --phone-number-id … --secret-env VAR
 
 Tenants, numbers and the names of their secret variables come from `--config` (or
 `$ASSISTANT_CHANNEL_CONFIG`); each tenant's pipeline is built by `assistant.runtime` with that
@@ -20,10 +22,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from assistant.channel.app import create_channel_app
 from assistant.channel.config import ChannelConfig, ConfigError, load_channel_config
+from assistant.channel.deliveries import text_delivery
+from assistant.channel.fake_graph import create_fake_graph_app
 from assistant.channel.service import DEFAULT_WORKERS
+from assistant.channel.signature import SIGNATURE_HEADER, sign
 from assistant.channel.turns import PipelineFactory, TurnHandler
+from assistant.identifiers import normalize_phone
 from assistant.runtime import ENV_STORE_DSN, NARRATORS, AssistantConfig, open_assistant
 from assistant.store import SqlConversationStore, open_conversation_store
 
@@ -33,7 +41,7 @@ _USAGE_ERROR = 2
 
 
 def register(subparsers: Any) -> None:
-    """Add ``serve`` to a dispatcher's sub-parsers."""
+    """Add ``serve``, ``fake-graph`` and ``webhook-send`` to a dispatcher's sub-parsers."""
     serve = subparsers.add_parser("serve", help="WhatsApp webhook service + agents' handoff API")
     serve.add_argument("--config", type=Path, default=None,
                        help=f"tenants YAML (default: ${CONFIG_ENV})")
@@ -44,6 +52,9 @@ def register(subparsers: Any) -> None:
                                                       "$BILLING_KB_DSN, else the shipped KB)")
     serve.add_argument("--narrator", choices=NARRATORS, default=None,
                        help="template (default) or openai")
+    serve.add_argument("--graph-url", default=None,
+                       help="Graph API base URL, overriding the file's graph_api_url (e.g. a "
+                            "fake-graph at http://127.0.0.1:9000/v21.0)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
@@ -51,6 +62,21 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--log-level", default="info",
                        choices=["debug", "info", "warning", "error"])
     serve.set_defaults(handler=_serve)
+
+    fake = subparsers.add_parser("fake-graph", help="a local Graph API that prints the replies")
+    fake.add_argument("--host", default="127.0.0.1")
+    fake.add_argument("--port", type=int, default=9000)
+    fake.set_defaults(handler=_fake_graph)
+
+    send = subparsers.add_parser("webhook-send",
+                                 help="post a signed WhatsApp text message to the service")
+    send.add_argument("text", help="what the subscriber writes")
+    send.add_argument("--from", dest="phone", required=True, help="subscriber, E.164")
+    send.add_argument("--phone-number-id", required=True, help="the operator's number id")
+    send.add_argument("--secret-env", required=True,
+                      help="environment variable holding the app secret")
+    send.add_argument("--url", default="http://127.0.0.1:8000/webhook")
+    send.set_defaults(handler=_webhook_send)
 
 
 def open_pipelines(config: ChannelConfig, base: AssistantConfig, store: SqlConversationStore,
@@ -70,9 +96,45 @@ def open_pipelines(config: ChannelConfig, base: AssistantConfig, store: SqlConve
     return lambda tenant, _store: pipelines[tenant.tenant]
 
 
-def _fail(message: str) -> int:
-    print(f"billing-assistant serve: {message}", file=sys.stderr)
+def _fail(message: str, command: str = "serve") -> int:
+    print(f"billing-assistant {command}: {message}", file=sys.stderr)
     return _USAGE_ERROR
+
+
+def _configure_logging(level: str) -> None:
+    """The service logs its own events with phones masked. httpx's request lines and uvicorn's
+    access lines carry phones and account numbers in URLs, so they are kept out."""
+    logging.basicConfig(level=level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger().level))
+
+
+def _fake_graph(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    def show(line: str) -> None:
+        print(line, flush=True)
+
+    uvicorn.run(create_fake_graph_app(show), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _webhook_send(args: argparse.Namespace) -> int:
+    secret = os.environ.get(args.secret_env, "")
+    phone = normalize_phone(args.phone)
+    if not secret:
+        return _fail(f"environment variable {args.secret_env} is not set", "webhook-send")
+    if phone is None:
+        return _fail(f"--from {args.phone!r} is not a phone number (E.164, e.g. +584121234567)",
+                     "webhook-send")
+    body = text_delivery(args.phone_number_id, phone, args.text)
+    try:
+        response = httpx.post(args.url, content=body, timeout=10.0, headers={
+            "Content-Type": "application/json", SIGNATURE_HEADER: sign(body, secret)})
+    except httpx.HTTPError as exc:
+        return _fail(f"cannot reach {args.url}: {type(exc).__name__}", "webhook-send")
+    print(f"{response.status_code} {response.text}")
+    return 0 if response.is_success else 1
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -87,6 +149,8 @@ def _serve(args: argparse.Namespace) -> int:
     with ExitStack() as resources:
         try:
             config = load_channel_config(config_path)
+            if args.graph_url:
+                config = replace(config, graph_api_url=args.graph_url.rstrip("/"))
             base = AssistantConfig.from_env(kb_dsn=args.kb_dsn, narrator=args.narrator)
             store = open_conversation_store(
                 args.store or os.environ.get(ENV_STORE_DSN) or DEFAULT_STORE_DSN)
@@ -96,8 +160,8 @@ def _serve(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         except Exception as exc:  # noqa: BLE001 — e.g. a database that is unreachable
             return _fail(f"cannot start: {type(exc).__name__}: {exc}")
-        logging.basicConfig(level=args.log_level.upper(),
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        _configure_logging(args.log_level)
         app = create_channel_app(config, store, factory, workers=args.workers)
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                    access_log=False)
     return 0

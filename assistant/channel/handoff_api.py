@@ -4,6 +4,7 @@
     GET  /handoff/conversations/{phone}                   state, escalations, message history
     POST /handoff/conversations/{phone}/takeover          {"agent_id": "ana"} → bot silent
     POST /handoff/conversations/{phone}/release           back to the bot
+    POST /handoff/conversations/{phone}/messages          {"text": "…"} the agent writes
 
 Each operator's agents have their own bearer token, and the token alone decides the tenant:
 an agent sees only their operator's conversations, and another operator's conversation
@@ -19,6 +20,7 @@ import asyncio
 import hmac
 import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -37,6 +39,8 @@ from assistant.store import (
 )
 
 _AGENT_ID = re.compile(r"^[A-Za-z0-9._@-]{1,64}$")
+MAX_TEXT = 4096
+"""WhatsApp's limit for the body of a text message."""
 
 
 def _service(request: Request) -> ChannelService:
@@ -56,19 +60,33 @@ def _tenant(request: Request) -> TenantChannel | None:
     return found
 
 
-def _unauthorized() -> Response:
-    return problem(401, "unauthorized", "An agent bearer token of this service is required.",
-                   headers={"WWW-Authenticate": 'Bearer realm="handoff"'})
+TenantEndpoint = Callable[[Request, TenantChannel], Awaitable[Response]]
+ConversationEndpoint = Callable[[Request, TenantChannel, str], Awaitable[Response]]
 
 
-def _phone(request: Request) -> str | None:
-    raw = str(request.path_params["phone"]).strip()
-    return normalize_phone(raw if raw.startswith("+") else "+" + raw)
+def for_agents(endpoint: TenantEndpoint) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint, called with the tenant whose agent token the request carries (401
+    without one)."""
+    async def guarded(request: Request) -> Response:
+        tenant = _tenant(request)
+        if tenant is None:
+            return problem(401, "unauthorized", "An agent bearer token of this service is "
+                           "required.", headers={"WWW-Authenticate": 'Bearer realm="handoff"'})
+        return await endpoint(request, tenant)
+    return guarded
 
 
-def _invalid_phone(request: Request) -> Response:
-    return problem(400, "invalid_phone", f"{request.path_params['phone']!r} is not an E.164 "
-                   "phone number (e.g. %2B584121234567).")
+def on_conversation(endpoint: ConversationEndpoint) -> Callable[[Request], Awaitable[Response]]:
+    """`for_agents`, and the conversation's phone from the path in E.164 (400 if it is not a
+    phone)."""
+    async def with_phone(request: Request, tenant: TenantChannel) -> Response:
+        raw = str(request.path_params["phone"]).strip()
+        phone = normalize_phone(raw if raw.startswith("+") else "+" + raw)
+        if phone is None:
+            return problem(400, "invalid_phone", f"{raw!r} is not an E.164 phone number (e.g. "
+                           "%2B584121234567).")
+        return await endpoint(request, tenant, phone)
+    return for_agents(with_phone)
 
 
 def _not_found(phone: str) -> Response:
@@ -96,10 +114,8 @@ def _entry(entry: HistoryEntry) -> dict[str, Any]:
             "text": entry.text, "status": entry.status, "id": entry.ref}
 
 
-async def list_conversations(request: Request) -> Response:
-    tenant = _tenant(request)
-    if tenant is None:
-        return _unauthorized()
+@for_agents
+async def list_conversations(request: Request, tenant: TenantChannel) -> Response:
     raw = request.query_params.get("state", ConversationState.WAITING_FOR_HUMAN.value)
     try:
         state = ConversationState(raw)
@@ -112,13 +128,8 @@ async def list_conversations(request: Request) -> Response:
         for item in found]})
 
 
-async def conversation_detail(request: Request) -> Response:
-    tenant = _tenant(request)
-    if tenant is None:
-        return _unauthorized()
-    phone = _phone(request)
-    if phone is None:
-        return _invalid_phone(request)
+@on_conversation
+async def conversation_detail(request: Request, tenant: TenantChannel, phone: str) -> Response:
     store = _service(request).store
     conversation = await asyncio.to_thread(store.get, tenant.tenant, phone)
     history = await asyncio.to_thread(store.messages.history, tenant.tenant, phone)
@@ -130,22 +141,23 @@ async def conversation_detail(request: Request) -> Response:
                          "messages": [_entry(e) for e in history]})
 
 
-async def _agent_id(request: Request) -> str | None:
+async def _field(request: Request, name: str) -> str | None:
+    """The string `name` of a JSON object body; None if the body is not one or lacks it."""
     try:
         body = json.loads(await request.body() or b"{}")
     except ValueError:
         return None
-    agent = body.get("agent_id") if isinstance(body, dict) else None
-    return agent if isinstance(agent, str) and _AGENT_ID.match(agent) else None
+    value = body.get(name) if isinstance(body, dict) else None
+    return value if isinstance(value, str) else None
 
 
-async def take_over(request: Request) -> Response:
-    tenant = _tenant(request)
-    if tenant is None:
-        return _unauthorized()
-    phone = _phone(request)
-    if phone is None:
-        return _invalid_phone(request)
+async def _agent_id(request: Request) -> str | None:
+    agent = await _field(request, "agent_id")
+    return agent if agent is not None and _AGENT_ID.match(agent) else None
+
+
+@on_conversation
+async def take_over(request: Request, tenant: TenantChannel, phone: str) -> Response:
     agent = await _agent_id(request)
     if agent is None:
         return problem(400, "invalid_request", 'The body must be {"agent_id": "<1-64 of '
@@ -163,13 +175,8 @@ async def take_over(request: Request) -> Response:
     return JSONResponse(_conversation(taken))
 
 
-async def release(request: Request) -> Response:
-    tenant = _tenant(request)
-    if tenant is None:
-        return _unauthorized()
-    phone = _phone(request)
-    if phone is None:
-        return _invalid_phone(request)
+@on_conversation
+async def release(request: Request, tenant: TenantChannel, phone: str) -> Response:
     service = _service(request)
     async with service.conversation_lock(tenant.tenant, phone):
         current = await asyncio.to_thread(service.store.get, tenant.tenant, phone)
@@ -181,9 +188,29 @@ async def release(request: Request) -> Response:
     return JSONResponse(_conversation(released))
 
 
+@on_conversation
+async def write(request: Request, tenant: TenantChannel, phone: str) -> Response:
+    text = (await _field(request, "text") or "").strip()
+    if not text or len(text) > MAX_TEXT:
+        return problem(400, "invalid_request", f'The body must be {{"text": "<1-{MAX_TEXT} '
+                       'characters>"}.')
+    service = _service(request)
+    current = await asyncio.to_thread(service.store.get, tenant.tenant, phone)
+    channel = await asyncio.to_thread(service.store.messages.last_channel, tenant.tenant, phone)
+    if current.updated_at is None or channel is None:
+        return _not_found(phone)
+    if current.state is not ConversationState.HUMAN_ACTIVE:
+        return problem(409, "not_taken_over", "Take the conversation over before writing in "
+                       "it: the bot and a person must not answer at the same time.")
+    queued = await service.send_for_agent(tenant.tenant, phone, channel, text)
+    return JSONResponse({"id": queued.id, "status": queued.status.value, "text": queued.text},
+                        status_code=202)
+
+
 ROUTES = [
     Route("/handoff/conversations", list_conversations, methods=["GET"]),
     Route("/handoff/conversations/{phone}", conversation_detail, methods=["GET"]),
     Route("/handoff/conversations/{phone}/takeover", take_over, methods=["POST"]),
     Route("/handoff/conversations/{phone}/release", release, methods=["POST"]),
+    Route("/handoff/conversations/{phone}/messages", write, methods=["POST"]),
 ]

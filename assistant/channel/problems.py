@@ -23,6 +23,7 @@ _TITLES = {
     "conversation_not_found": "Conversation not found",
     "already_taken": "Conversation already taken",
     "not_handed_off": "Conversation is with the bot",
+    "not_taken_over": "Conversation not taken over",
 }
 
 

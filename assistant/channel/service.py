@@ -21,6 +21,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import AsyncIterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -73,6 +74,9 @@ class ChannelService:
         self._tasks: list[asyncio.Task[None]] = []
         self._turns = KeyedLocks()
         self._sends = KeyedLocks()
+        self._turn_threads = ThreadPoolExecutor(workers, thread_name_prefix="channel-turn")
+        """Turns get threads of their own: a slow turn must not hold up the store calls of the
+        webhook, which run on the loop's default executor and decide how fast it answers."""
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -94,6 +98,7 @@ class ChannelService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
+        self._turn_threads.shutdown(wait=False, cancel_futures=True)
 
     async def drain(self) -> None:
         """Wait until every queued message was processed and every reply settled."""
@@ -129,6 +134,15 @@ class ChannelService:
             self._queue.put_nowait(record)
         return Acceptance(stored, duplicates, ignored)
 
+    async def send_for_agent(self, tenant: str, phone: str, channel_id: str,
+                             text: str) -> OutboundRecord:
+        """Queue a person's message to the subscriber; it is delivered like the bot's (with
+        retries, and handed back to the queue of people if it cannot be)."""
+        outbound = await asyncio.to_thread(self.store.messages.queue, tenant, channel_id, phone,
+                                           text)
+        self._queue.put_nowait(outbound)
+        return outbound
+
     # -- workers --------------------------------------------------------------------------
 
     async def _work(self) -> None:
@@ -161,7 +175,8 @@ class ChannelService:
 
     async def _turn(self, message: InboundRecord) -> list[OutboundRecord]:
         try:
-            texts = await asyncio.to_thread(self._runner.replies, message)
+            texts = await asyncio.get_running_loop().run_in_executor(
+                self._turn_threads, self._runner.replies, message)
         except Exception as exc:
             logger.exception("turn failed for %s", mask_personal(message.phone))
             return await self._give_up(message, f"{type(exc).__name__}: {exc}")

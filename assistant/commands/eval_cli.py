@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,8 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    # The suite injects outages on purpose; the client's warning for each is noise here.
+    logging.getLogger("client").setLevel(logging.ERROR)
     summary = summarize(run_evaluation(args))
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2, default=str))

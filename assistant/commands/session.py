@@ -63,9 +63,11 @@ def add_connection_options(parser: argparse.ArgumentParser) -> None:
 
 
 def config_of(args: argparse.Namespace, **overrides: object) -> AssistantConfig:
-    return AssistantConfig.from_env(
-        tenant=args.tenant, base_url=args.base_url, api_key=args.api_key, kb_dsn=args.kb_dsn,
-        store_dsn=args.store_dsn, narrator=args.narrator, **overrides)
+    """The flags over the environment; `overrides` over both."""
+    flags: dict[str, object] = {
+        "tenant": args.tenant, "base_url": args.base_url, "api_key": args.api_key,
+        "kb_dsn": args.kb_dsn, "store_dsn": args.store_dsn, "narrator": args.narrator}
+    return AssistantConfig.from_env(**(flags | overrides))
 
 
 def local_simulator_of(args: argparse.Namespace) -> LocalSimulator:

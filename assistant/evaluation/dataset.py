@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
 from typing import Any
 
 from assistant.evaluation.record import CustomerRecord, SystemOfRecord
@@ -18,6 +20,8 @@ from assistant.evaluation.scenarios import Scenario, ScenarioError
 UNKNOWN_PHONE = "+584120000100"
 """Subscriber numbers are issued from 1000000, so no customer has this one (checked)."""
 _EN_DASH = "\u2013"
+DISCOUNT_PROBE = 400
+"""How many consecutive invoice numbers to read looking for one with a negative line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +54,22 @@ class DatasetRoles:
             raise ScenarioError(f"the dataset's invoice {invoice_number} does not exist")
         return self.record.record(invoice["account_number"])
 
+    @cached_property
+    def discounted_invoice(self) -> dict[str, Any]:
+        """An invoice with a negative line (a discount): what a dropped minus sign corrupts.
+
+        No sample role has one, so consecutive invoice numbers are read through the API from
+        the dataset's first paid invoice on, at most `DISCOUNT_PROBE` of them.
+        """
+        start = str(self.info["invoice_numbers"]["paid"])
+        year, sequence = start[4:8], int(start[-6:])
+        for number in range(sequence, sequence + DISCOUNT_PROBE):
+            invoice = self.record.invoice(f"INV-{year}-{number:06d}")
+            if invoice is not None and any(
+                    Decimal(line["amount"]) < 0 for line in invoice["line_items"]):
+                return invoice
+        raise ScenarioError(f"no invoice with a discount among the {DISCOUNT_PROBE} after {start}")
+
     def customer(self, role: str) -> CustomerRecord | None:
         """The customer playing `role` (None for `unknown_phone`)."""
         if role == "unknown_phone":
@@ -60,6 +80,8 @@ class DatasetRoles:
             return self._owner(self._pair("transposition")["first"])
         if role == "near_duplicate_other":
             return self._owner(self._pair("transposition")["second"])
+        if role == "discount":
+            return self.record.record(self.discounted_invoice["account_number"])
         sample = self.info["samples"].get(role)
         if sample is None:
             raise ScenarioError(f"unknown customer role {role!r} (or none in this dataset)")
@@ -117,6 +139,7 @@ class DatasetRoles:
             "invoice_latest_lower": lambda: latest().lower(),
             "invoice_latest_dashes": lambda: latest().replace("-", _EN_DASH),
             "invoice_malformed": lambda: latest()[:-6] + latest()[-5:],
+            "invoice_discounted": lambda: str(self.discounted_invoice["invoice_number"]),
             "near_first": lambda: self._pair("transposition")["first"],
             "near_transposed": lambda: self._foreign_invoice(
                 need(), self._pair("transposition")["second"]),

@@ -22,7 +22,7 @@ from assistant.narration_faults import FaultyNarrator, NarrationFault
 from assistant.narrator import Narrator, TemplateNarrator
 from assistant.ports import RetrievedChunk, Retriever
 from assistant.runtime import Assistant
-from assistant.turn import Action, TurnResult
+from assistant.turn import TurnResult
 
 OpenAssistant = Callable[[Narrator, Retriever], Assistant]
 

@@ -19,6 +19,7 @@ results, so a bug shared by the client and the pipeline still shows up here.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -73,7 +74,7 @@ def _invoice_differences(record: CustomerRecord) -> set[Decimal]:
 
     differences: set[Decimal] = set()
     ordered = record.invoices_by_issue()
-    for previous, latest in zip(ordered, ordered[1:], strict=False):
+    for previous, latest in itertools.pairwise(ordered):
         differences.add(Decimal(latest["total"]) - Decimal(previous["total"]))
         before, after = by_kind(previous), by_kind(latest)
         differences |= {after.get(k, Decimal(0)) - before.get(k, Decimal(0))

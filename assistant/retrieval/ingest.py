@@ -104,6 +104,7 @@ def sync_chunks(
         store.add(batch, embedder.embed([chunk.searchable_text for chunk in batch]))
         if progress:
             progress(IngestProgress("embedding", start + len(batch), len(fresh)))
+    store.build_indexes()
     return IngestReport(
         documents=len({chunk.document for chunk in chunks}),
         chunks=len(wanted),

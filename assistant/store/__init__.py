@@ -72,4 +72,16 @@ def open_conversation_store(
             f"unsupported conversation store DSN {dsn!r}: expected sqlite:///PATH, "
             "sqlite://:memory: or postgresql://USER@HOST:PORT/DB")
     connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    if path != ":memory:":
+        _write_ahead(connection)
     return SqlConversationStore(connection, SQLITE, now=now)
+
+
+def _write_ahead(connection: sqlite3.Connection) -> None:
+    """Write-ahead log, each commit synced: a message acknowledged to WhatsApp survives even a
+    power cut, at one fsync per commit instead of the rollback journal's several (measured
+    4x faster per write; `benchmarks/channel_webhook.py`). Bias: durable over fast —
+    `synchronous=NORMAL` would be faster still and could lose the last acknowledged
+    messages."""
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")

@@ -76,6 +76,8 @@ WHERE tenant = ? AND message_id = ?"""
 _UNFINISHED = f"SELECT {_IN_COLUMNS} FROM inbound_messages WHERE status IN (?, ?) ORDER BY seq"
 _INBOUND_OF = f"""
 SELECT {_IN_COLUMNS} FROM inbound_messages WHERE tenant = ? AND phone = ? ORDER BY seq"""
+_LAST_CHANNEL = """
+SELECT channel_id FROM inbound_messages WHERE tenant = ? AND phone = ? ORDER BY seq DESC LIMIT 1"""
 _QUEUE = f"""
 INSERT INTO outbound_messages (tenant, channel_id, phone, reply_to, body, status, attempts,
                                created_at, updated_at)
@@ -220,8 +222,13 @@ class SqlMessageLog:
             return [self._queue(message.tenant, message.channel_id, message.phone,
                                 message.message_id, text, now) for text in replies]
 
+    def last_channel(self, tenant: str, phone: str) -> str | None:
+        """The operator's number the subscriber last wrote to: where a person answers from."""
+        rows = self._rows(_LAST_CHANNEL, (tenant, phone))
+        return str(rows[0][0]) if rows else None
+
     def queue(self, tenant: str, channel_id: str, phone: str, text: str) -> OutboundRecord:
-        """A message that answers no particular inbound one (an agent's, say), `pending`."""
+        """A message that answers no particular inbound one (an agent's), `pending`."""
         with self._lock:
             return self._queue(tenant, channel_id, phone, None, text, self._now().isoformat())
 

@@ -73,8 +73,9 @@ class BillingSim:
         return str(self.tenant_info()["api_key"])
 
     def sample(self, role: str, tenant: str | None = None) -> dict[str, Any]:
-        """A sample customer of the bound tenant: `open_invoice`, `overdue`, `credit`,
-        `suspended`, `cancelled`, `ves`, `business`, `plan_change`."""
+        """A sample customer of the bound tenant (or `tenant`) by role: `individual`,
+        `business`, `open_invoice`, `overdue`, `credit`, `suspended`, `cancelled`, `ves`,
+        `pending_change`."""
         samples = self.tenant_info(tenant)["samples"]
         if role not in samples:
             raise KeyError(f"no sample role {role!r}; roles are {', '.join(sorted(samples))}")
@@ -136,8 +137,9 @@ class BillingSim:
         return self._http
 
     def client_for(self, tenant: str, **settings: Any) -> BillingClient:
-        """A blocking client for `tenant`; `settings` go to `BillingClient` (timeouts,
-        retry, breaker, ...). In-process its clock and sleeps are the virtual clock."""
+        """A blocking client for `tenant` (closed at teardown); `settings` go to
+        `BillingClient` (timeouts, retry, breaker, transport, ...). In-process its clock and
+        sleeps are the virtual clock unless given."""
         from client import BillingClient
 
         if self.fault_clock is not None:
@@ -146,33 +148,34 @@ class BillingSim:
                 "sleep": self.fault_clock.sleep_sync,
                 **settings,
             }
+        if "transport" not in settings:
+            settings["transport"] = self._sync_transport()
         made = BillingClient(
-            self.url,
-            self.tenant_info(tenant)["api_key"],
-            transport=self._sync_transport(),
-            **self._seeded(settings),
+            self.url, self.tenant_info(tenant)["api_key"], **self._seeded(settings)
         )
         self._closers.append(made.close)
         return made
 
     def async_client_for(self, tenant: str, **settings: Any) -> AsyncBillingClient:
-        """An asyncio client for `tenant`. On loopback it keeps no idle connection, so
-        nothing outlives the test's event loop and there is nothing to close."""
+        """An asyncio client for `tenant`, `settings` as for `client_for`. On loopback it
+        keeps no idle connection, so nothing outlives the test's event loop and there is
+        nothing to close."""
         import httpx
 
         from client import AsyncBillingClient
 
-        transport: httpx.AsyncBaseTransport
+        defaults: dict[str, Any]
         if self.fault_clock is not None:
-            transport = httpx.ASGITransport(app=self.app)
-            settings = {"clock": self.fault_clock, "sleep": self.fault_clock.sleep, **settings}
+            defaults = {
+                "transport": httpx.ASGITransport(app=self.app),
+                "clock": self.fault_clock,
+                "sleep": self.fault_clock.sleep,
+            }
         else:
-            transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_keepalive_connections=0))
+            no_idle = httpx.Limits(max_keepalive_connections=0)
+            defaults = {"transport": httpx.AsyncHTTPTransport(limits=no_idle)}
         return AsyncBillingClient(
-            self.url,
-            self.tenant_info(tenant)["api_key"],
-            transport=transport,
-            **self._seeded(settings),
+            self.url, self.tenant_info(tenant)["api_key"], **self._seeded(defaults | settings)
         )
 
     def close(self) -> None:

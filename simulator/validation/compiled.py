@@ -37,7 +37,11 @@ def _compile(schema: dict[str, Any]) -> jsonschema_rs.Validator:
 def _schema_messages(
     validator: jsonschema_rs.Validator, value: Any, prefix: str
 ) -> list[FieldError]:
-    """One FieldError per schema error, the field named down to the offending property."""
+    """One FieldError per schema error, the field named down to the offending property.
+
+    Most values are valid: `is_valid` answers that without building error objects."""
+    if validator.is_valid(value):
+        return []
     errors = []
     for error in validator.iter_errors(value):
         path = [str(part) for part in error.instance_path]
@@ -173,9 +177,10 @@ class CompiledValidator:
             if problem is not None:
                 problems.append(f"header {spec.name}: {problem}")
                 continue
-            problems.extend(
-                f"header {spec.name}: {e.message}" for e in validator.iter_errors(value)
-            )
+            if not validator.is_valid(value):
+                problems.extend(
+                    f"header {spec.name}: {e.message}" for e in validator.iter_errors(value)
+                )
         media = content_type.split(";")[0].strip()
         if media_validators:
             validator = media_validators.get(media)

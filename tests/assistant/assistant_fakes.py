@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 from assistant.pipeline import AssistantPipeline
@@ -339,6 +340,7 @@ class FakeChunk:
     vector_score: float | None = None
     matched_by_text: bool = False
     fused_rank: int = 0
+    text_rank: int | None = None
     document: str = "fake.md"
     heading_path: tuple[str, ...] = ()
 
@@ -391,3 +393,10 @@ class SteppingClock:
 
 
 PipelineFactory = Callable[..., AssistantPipeline]
+
+
+def yaml_file(folder: Path, text: str) -> Path:
+    """A YAML file with `text`, for the loaders' error tests."""
+    path = folder / "file.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path

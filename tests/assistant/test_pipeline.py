@@ -341,6 +341,25 @@ class TestRefusalPaths:
         assert result.reason is EscalationReason.NO_CONTEXT
         assert stages(result)["retrieval"] == "0 of 1 kept"
 
+    @pytest.mark.parametrize(("text_rank", "score", "kept"), [
+        (1, 0.2, "1 of 1 kept"),     # shares a term with the question, fair cosine: context
+        (None, 0.2, "0 of 1 kept"),  # the same cosine from the vector leg alone: not context
+        (1, 0.1, "0 of 1 kept"),     # shares a term but is far from the question: not context
+    ])
+    def test_a_chunk_sharing_a_term_needs_a_lower_cosine(
+        self, make_pipeline: PipelineFactory, text_rank: int | None, score: float, kept: str
+    ) -> None:
+        from dataclasses import replace
+
+        class Partial(FakeRetriever):
+            def search(self, query: str, top_k: int = 6):  # type: ignore[no-untyped-def]
+                return [replace(c, matched_by_text=False, vector_score=score,
+                                text_rank=text_rank) for c in super().search(query, top_k)]
+
+        result = make_pipeline(retriever=Partial()).handle(MARIA_PHONE, "¿Cuánto es la mora?")
+        assert stages(result)["retrieval"] == kept
+        assert (result.reason is EscalationReason.NO_CONTEXT) == kept.startswith("0")
+
     def test_a_failing_retriever_means_no_context(self, make_pipeline: PipelineFactory) -> None:
         class Broken:
             def search(self, query: str, top_k: int = 6) -> list[object]:

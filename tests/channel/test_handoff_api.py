@@ -141,6 +141,50 @@ class TestTakeOverAndRelease:
         assert response.json()["code"] == "invalid_request"
 
 
+class TestAgentWrites:
+    def test_the_agent_who_took_over_writes_through_the_same_number(
+        self, harness: Harness
+    ) -> None:
+        escalate_maria(harness)
+        harness.agent("POST", f"{MARIA}/takeover", json={"agent_id": "ana"})
+        response = harness.agent("POST", f"{MARIA}/messages",
+                                 json={"text": "Hola María, soy Ana. Reviso tu factura."})
+        harness.drain()
+        assert response.status_code == 202
+        assert response.json()["status"] == "pending"
+        last = harness.graph.sent[-1]
+        assert (last["text"], last["number"]) == ("Hola María, soy Ana. Reviso tu factura.",
+                                                  "100000000000001")
+        history = harness.agent("GET", MARIA).json()["messages"]
+        assert (history[-1]["direction"], history[-1]["status"]) == ("out", "sent")
+
+    def test_writing_without_taking_over_is_a_conflict(self, harness: Harness) -> None:
+        escalate_maria(harness)
+        response = harness.agent("POST", f"{MARIA}/messages", json={"text": "Hola"})
+        assert (response.status_code, response.json()["code"]) == (409, "not_taken_over")
+        assert len(harness.graph.sent) == 1, "only the bot's hand-off notice"
+
+    @pytest.mark.parametrize("body", [{}, {"text": "   "}, {"text": "x" * 4097}, {"text": 5}])
+    def test_an_empty_or_oversized_text_is_invalid(self, harness: Harness, body: object) -> None:
+        escalate_maria(harness)
+        harness.agent("POST", f"{MARIA}/takeover", json={"agent_id": "ana"})
+        response = harness.agent("POST", f"{MARIA}/messages", json=body)
+        assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+
+    def test_an_agent_message_that_cannot_be_delivered_is_reported(
+        self, harness: Harness
+    ) -> None:
+        escalate_maria(harness)
+        harness.agent("POST", f"{MARIA}/takeover", json={"agent_id": "ana"})
+        harness.graph.failures = [400]
+        harness.agent("POST", f"{MARIA}/messages", json={"text": "Hola"})
+        harness.drain()
+        detail = harness.agent("GET", MARIA).json()
+        assert detail["state"] == "human_active", "still the agent's"
+        assert detail["escalations"][-1]["reason"] == "DELIVERY_FAILED"
+        assert detail["messages"][-1]["status"] == "failed"
+
+
 def test_each_operator_sees_only_its_own_queue(harness: Harness) -> None:
     escalate_maria(harness)
     harness.post(delivery(text_message("+584269998877", "quiero un agente"), number=LLANO_NUMBER),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,5 +112,3 @@ class RecordedSleep:
     async def __call__(self, seconds: float) -> None:
         self.waits.append(seconds)
 
-
-Handler = Callable[[httpx.Request], httpx.Response]

@@ -2,7 +2,9 @@
 
 Whatever the simulator does, a capability returns a ToolResult (never raises): data with
 exact evidence, a business "no" that does not escalate, or an outage that does. The
-simulator's fault clock is manual, so delays and holds cost no real time.
+simulator comes from the project's pytest plugin (`billing_sim`): one shared read-only
+instance for the module, socket kinds emulated as the httpx error a client would see, and
+virtual time, so delays, holds and back-off cost no real time.
 """
 
 from __future__ import annotations
@@ -17,12 +19,11 @@ import httpx
 import pytest
 
 from client import AsyncBillingClient, AsyncCapabilities, BreakerConfig, CircuitBreaker, Timeouts
-from simulator.faults.clock import ManualClock
 from simulator.faults.kinds import KINDS
+from simulator.testing import BillingSim
 from tests.client.conftest import FakeClock
-from tests.client.simulator_fixtures import Simulator, build_simulator
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.billing_sim(shared=True, emulate_socket_faults=True)]
 MONEY = re.compile(r"^-?\d+\.\d{2}$")
 
 OK, NO, ESCALATE = "ok", "business no", "escalate"
@@ -49,33 +50,32 @@ FAULTS: dict[str, tuple[dict[str, Any], str, int]] = {
 RETRIED = [kind for kind, (_, outcome, requests) in FAULTS.items() if requests > 1]
 
 
-@pytest.fixture(scope="module")
-def sim() -> Simulator:
-    return build_simulator(clock=ManualClock())
-
-
-@pytest.fixture(autouse=True)
-def no_faults_left(sim: Simulator) -> Iterator[None]:
-    sim.control.faults.clear()
-    sim.control.faults.clear_events()
-    yield
-    sim.control.faults.clear()
+@pytest.fixture
+def sim(billing_sim: BillingSim) -> BillingSim:
+    return billing_sim
 
 
 @pytest.fixture
-async def caps(sim: Simulator, clock: FakeClock) -> AsyncIterator[AsyncCapabilities]:
-    client = AsyncBillingClient(
-        "http://sim",
-        sim.api_key,
-        transport=httpx.ASGITransport(sim.app),
-        clock=clock,
-        sleep=clock.async_sleep,
+async def caps(sim: BillingSim) -> AsyncIterator[AsyncCapabilities]:
+    client = sim.async_client_for(
+        "fibranet",
         rng=random.Random(5),
         timeouts=Timeouts(total=10.0),
-        breaker=CircuitBreaker(BreakerConfig(failure_threshold=10), clock=clock),
+        breaker=CircuitBreaker(BreakerConfig(failure_threshold=10), clock=sim.fault_clock),
     )
     async with client:
         yield AsyncCapabilities(client)
+
+
+def api_answer(sim: BillingSim, path: str) -> Any:
+    """What the API answers, untouched by the client (to compare evidence with)."""
+    response = sim.http.get(path)
+    response.raise_for_status()
+    return response.json()
+
+
+def fault_events(sim: BillingSim, kind: str) -> int:
+    return len(sim.faults.events(kind))
 
 
 def test_every_fault_kind_of_the_simulator_has_an_expected_outcome() -> None:
@@ -84,12 +84,12 @@ def test_every_fault_kind_of_the_simulator_has_an_expected_outcome() -> None:
 
 @pytest.mark.parametrize("kind", list(FAULTS))
 async def test_a_persistent_fault_gives_the_right_tool_result(
-    kind: str, sim: Simulator, caps: AsyncCapabilities
+    kind: str, sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
     account = sim.sample("individual")["account_number"]
     clean = await caps.balance(account)
     params, outcome, requests = FAULTS[kind]
-    sim.control.faults.add(kind, operation="getBalance", **params)
+    sim.faults.add(kind, operation="getBalance", **params)
     result = await caps.balance(account)
     assert result.capability == "balance"
     if outcome == OK:
@@ -98,34 +98,35 @@ async def test_a_persistent_fault_gives_the_right_tool_result(
         assert (result.ok, result.evidence_text, result.data) == (False, None, None)
         assert result.should_escalate is (outcome == ESCALATE)
         assert result.error
-    assert sim.fault_events(kind) == requests
+    assert fault_events(sim, kind) == requests
 
 
 @pytest.mark.parametrize("kind", RETRIED)
 async def test_a_transient_fault_is_retried_away(
-    kind: str, sim: Simulator, caps: AsyncCapabilities
+    kind: str, sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
     account = sim.sample("individual")["account_number"]
     clean = await caps.balance(account)
-    sim.control.faults.add(kind, operation="getBalance", times=1, **FAULTS[kind][0])
+    sim.faults.add(kind, operation="getBalance", times=1, **FAULTS[kind][0])
     assert await caps.balance(account) == clean
-    assert sim.fault_events(kind) == 1
+    assert fault_events(sim, kind) == 1
 
 
+@pytest.mark.billing_sim(shared=False)
 async def test_a_payment_whose_answer_was_lost_is_recorded_once(
-    sim: Simulator, caps: AsyncCapabilities
+    sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
     account = sim.sample("open_invoice")["account_number"]
-    before = sim.raw(f"/v1/customers/{account}/payments?limit=100")["data"]
-    sim.control.faults.add("truncated_body", operation="createPayment", times=1)
-    currency = sim.raw(f"/v1/customers/{account}")["currency"]
+    before = api_answer(sim, f"/v1/customers/{account}/payments?limit=100")["data"]
+    sim.faults.add("truncated_body", operation="createPayment", times=1)
+    currency = api_answer(sim, f"/v1/customers/{account}")["currency"]
     paid = await caps.client.create_payment(
         account, amount=Decimal("1.00"), currency=currency, method="cash"
     )
-    after = sim.raw(f"/v1/customers/{account}/payments?limit=100")["data"]
+    after = api_answer(sim, f"/v1/customers/{account}/payments?limit=100")["data"]
     assert len(after) == len(before) + 1
     assert [p["payment_id"] for p in after].count(paid.payment_id) == 1
-    assert sim.fault_events("truncated_body") == 1
+    assert fault_events(sim, "truncated_body") == 1
 
 
 def money_strings(value: Any) -> Iterator[str]:
@@ -143,10 +144,10 @@ def money_strings(value: Any) -> Iterator[str]:
     "sample", ["individual", "overdue", "credit", "ves", "business", "suspended"]
 )
 async def test_evidence_states_every_figure_exactly_as_the_api_gave_it(
-    sample: str, sim: Simulator, caps: AsyncCapabilities
+    sample: str, sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
     account = sim.sample(sample)["account_number"]
-    raw = sim.raw(f"/v1/customers/{account}/balance")
+    raw = api_answer(sim, f"/v1/customers/{account}/balance")
     result = await caps.balance(account)
     assert result.ok and result.evidence_text is not None
     for figure in money_strings(raw):
@@ -155,7 +156,7 @@ async def test_evidence_states_every_figure_exactly_as_the_api_gave_it(
 
 
 async def test_every_capability_answers_for_a_real_customer(
-    sim: Simulator, caps: AsyncCapabilities
+    sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
     customer = sim.sample("pending_change")
     account = customer["account_number"]
@@ -177,11 +178,11 @@ async def test_every_capability_answers_for_a_real_customer(
     assert "Scheduled plan change to" in (plan.evidence_text or "")
 
 
-async def test_bill_change_differences_are_exact(sim: Simulator, caps: AsyncCapabilities) -> None:
+async def test_bill_change_differences_are_exact(sim: BillingSim, caps: AsyncCapabilities) -> None:
     account = sim.sample("individual")["account_number"]
     billed = [
         i
-        for i in sim.raw(f"/v1/customers/{account}/invoices?limit=20")["data"]
+        for i in api_answer(sim, f"/v1/customers/{account}/invoices?limit=20")["data"]
         if i["status"] != "void"
     ]
     latest, previous = billed[0], billed[1]
@@ -196,10 +197,12 @@ async def test_bill_change_differences_are_exact(sim: Simulator, caps: AsyncCapa
 
 
 async def test_invoice_lookup_is_exact_and_never_crosses_an_account_or_a_tenant(
-    sim: Simulator, caps: AsyncCapabilities
+    sim: BillingSim, caps: AsyncCapabilities
 ) -> None:
-    first, second = (sim.tenant["near_duplicate_invoices"][0][k] for k in ("first", "second"))
-    owner = sim.raw(f"/v1/invoices/{first}")["account_number"]
+    first, second = (
+        sim.tenant_info()["near_duplicate_invoices"][0][k] for k in ("first", "second")
+    )
+    owner = api_answer(sim, f"/v1/invoices/{first}")["account_number"]
     exact = await caps.invoice_by_number(owner, first)
     assert exact.ok and exact.evidence_text is not None
     assert first in exact.evidence_text and second not in exact.evidence_text
@@ -207,20 +210,22 @@ async def test_invoice_lookup_is_exact_and_never_crosses_an_account_or_a_tenant(
     someone_else = sim.sample("business")["account_number"]
     assert someone_else != owner
     other_account = await caps.invoice_by_number(someone_else, first)
-    other_tenant = await caps.invoice_by_number(someone_else, sim.tenant["other_tenant_invoice"])
+    other_tenant = await caps.invoice_by_number(
+        someone_else, sim.tenant_info()["other_tenant_invoice"]
+    )
     for result in (other_account, other_tenant):
         assert (result.ok, result.should_escalate, result.evidence_text) == (False, False, None)
         assert result.error is not None and result.error.startswith("invoice_not_found: ")
     assert owner not in (other_account.error or "")
 
 
-async def test_unknown_customer_is_an_answer(sim: Simulator, caps: AsyncCapabilities) -> None:
-    result = await caps.balance(sim.tenant["unknown_account_number"])
+async def test_unknown_customer_is_an_answer(sim: BillingSim, caps: AsyncCapabilities) -> None:
+    result = await caps.balance(sim.tenant_info()["unknown_account_number"])
     assert (result.ok, result.should_escalate) == (False, False)
     assert result.error is not None and result.error.startswith("customer_not_found: ")
 
 
-async def test_a_rejected_api_key_escalates(sim: Simulator, clock: FakeClock) -> None:
+async def test_a_rejected_api_key_escalates(sim: BillingSim, clock: FakeClock) -> None:
     async with AsyncBillingClient(
         "http://sim",
         "sk_wrong_key",

@@ -1,19 +1,18 @@
 """Integration over loopback: the faults that need a real socket and real time (uvicorn).
 
-Short timeouts keep each test well under two seconds; the server runs on 127.0.0.1 on a
-free port and is stopped at the end of the module.
+Short timeouts keep each test well under two seconds. The server is the project's pytest
+plugin (`billing_sim_server`): uvicorn on 127.0.0.1 on a free port, per test, over one
+shared read-only dataset for the module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from client import (
-    BillingClient,
     BreakerConfig,
     Capabilities,
     CircuitBreaker,
@@ -21,9 +20,9 @@ from client import (
     RetryPolicy,
     Timeouts,
 )
-from simulator.server import serve_in_thread
-from tests.client.simulator_fixtures import Simulator, build_simulator
+from simulator.testing import BillingSim
 
+pytestmark = pytest.mark.billing_sim(shared=True)
 TIMEOUTS = Timeouts(connect=1.0, read=0.3, total=1.0)
 RETRY = RetryPolicy(max_attempts=3, base_delay=0.01, max_delay=0.05)
 
@@ -40,32 +39,12 @@ class CountingTransport(httpx.HTTPTransport):
         return super().handle_request(request)
 
 
-@pytest.fixture(scope="module")
-def served() -> Iterator[tuple[Simulator, str]]:
-    sim = build_simulator()
-    server = serve_in_thread(sim.app)
-    try:
-        yield sim, server.url
-    finally:
-        sim.control.faults.clear()
-        server.stop()
-
-
-@pytest.fixture(autouse=True)
-def no_faults_left(served: tuple[Simulator, str]) -> Iterator[None]:
-    sim, _ = served
-    sim.control.faults.clear()
-    sim.control.faults.clear_events()
-    yield
-    sim.control.faults.clear()
-
-
 def capabilities(
-    url: str, sim: Simulator, transport: httpx.BaseTransport | None = None, threshold: int = 10
+    sim: BillingSim, transport: httpx.BaseTransport | None = None, threshold: int = 10
 ) -> Capabilities:
     breaker = CircuitBreaker(BreakerConfig(failure_threshold=threshold, reset_timeout=60.0))
-    client = BillingClient(
-        url, sim.api_key, timeouts=TIMEOUTS, retry=RETRY, breaker=breaker, transport=transport
+    client = sim.client_for(
+        "fibranet", timeouts=TIMEOUTS, retry=RETRY, breaker=breaker, transport=transport
     )
     return Capabilities(client)
 
@@ -82,12 +61,14 @@ SOCKET_FAULTS: dict[str, tuple[dict[str, Any], int]] = {
 
 
 @pytest.mark.parametrize("kind", list(SOCKET_FAULTS))
-def test_socket_faults_escalate_within_the_budget(kind: str, served: tuple[Simulator, str]) -> None:
-    sim, url = served
+def test_socket_faults_escalate_within_the_budget(
+    kind: str, billing_sim_server: BillingSim
+) -> None:
+    sim = billing_sim_server
     account = sim.sample("individual")["account_number"]
     params, requests = SOCKET_FAULTS[kind]
-    sim.control.faults.add(kind, operation="getBalance", **params)
-    caps = capabilities(url, sim)
+    sim.faults.add(kind, operation="getBalance", **params)
+    caps = capabilities(sim)
     result = caps.balance(account)
     caps.client.close()
     assert (result.ok, result.should_escalate, result.evidence_text, result.data) == (
@@ -97,29 +78,31 @@ def test_socket_faults_escalate_within_the_budget(kind: str, served: tuple[Simul
         None,
     )
     assert result.error
-    assert sim.fault_events(kind) == requests
+    assert len(sim.faults.events(kind)) == requests
 
 
 @pytest.mark.parametrize("kind", ["connection_reset", "connection_drop", "truncated_body"])
-def test_a_transient_socket_fault_is_retried_away(kind: str, served: tuple[Simulator, str]) -> None:
-    sim, url = served
+def test_a_transient_socket_fault_is_retried_away(
+    kind: str, billing_sim_server: BillingSim
+) -> None:
+    sim = billing_sim_server
     account = sim.sample("individual")["account_number"]
-    sim.control.faults.add(kind, operation="getBalance", times=1, **SOCKET_FAULTS[kind][0])
-    caps = capabilities(url, sim)
+    sim.faults.add(kind, operation="getBalance", times=1, **SOCKET_FAULTS[kind][0])
+    caps = capabilities(sim)
     result = caps.balance(account)
     caps.client.close()
     assert (result.ok, result.should_escalate) == (True, False)
-    assert sim.fault_events(kind) == 1
+    assert len(sim.faults.events(kind)) == 1
 
 
 def test_with_every_call_timing_out_an_open_circuit_answers_without_a_round_trip(
-    served: tuple[Simulator, str],
+    billing_sim_server: BillingSim,
 ) -> None:
-    sim, url = served
+    sim = billing_sim_server
     account = sim.sample("individual")["account_number"]
-    sim.control.faults.add("timeout", operation="*", hold_s=1.0)
+    sim.faults.add("timeout", operation="*", hold_s=1.0)
     transport = CountingTransport()
-    caps = capabilities(url, sim, transport, threshold=3)
+    caps = capabilities(sim, transport, threshold=3)
     opening = [caps.balance(account) for _ in range(3)]
     assert caps.client.breaker.state is CircuitState.OPEN
     assert transport.sent == 3

@@ -2,7 +2,9 @@
 
 The kit itself never imports the simulator; only these fixtures do, to start it and to
 read its dataset info (tenants, API keys, a sample account) the way the production team
-would read their staging data sheet.
+would read their staging data sheet. The plain simulator is the project's pytest plugin
+(`billing_sim_server`; modules set `OPTIONS` with the `billing_sim` marker); a broken one
+is the plugin's simulator behind a wrapper, served on its own loopback port.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from simulator.app import create_app
-from simulator.config import SimulatorConfig
-from simulator.control import SimulatorControl, control_of
-from tests.conformance.server import serve
+from simulator.control import SimulatorControl
+from simulator.server import serve_in_thread
+from simulator.testing import BillingSim, SimOptions, open_billing_sim
 
 SEED = 7
 CUSTOMERS_PER_TENANT = 30
+OPTIONS = pytest.mark.billing_sim(seed=SEED, customers=CUSTOMERS_PER_TENANT)
 
 
 @dataclass(frozen=True)
@@ -65,17 +67,16 @@ Wrap = Callable[[Any, str], Any]
 
 
 @contextmanager
-def running_simulator(wrap: Wrap | None = None) -> Iterator[Target]:
-    """A fresh simulator on a free loopback port, optionally behind a broken wrapper."""
-    app = create_app(SimulatorConfig(seed=SEED, customers_per_tenant=CUSTOMERS_PER_TENANT))
-    control = control_of(app)
-    primary_key = control.info()["tenants"][0]["api_key"]
-    served = wrap(app, primary_key) if wrap is not None else app
-    with serve(served) as base_url:
-        yield _target(base_url, control)
+def running_simulator(wrap: Wrap) -> Iterator[Target]:
+    """A fresh simulator behind a broken wrapper, on a free loopback port."""
+    with open_billing_sim(SimOptions(**OPTIONS.kwargs)) as sim:
+        server = serve_in_thread(wrap(sim.app, sim.api_key))
+        try:
+            yield _target(server.url, sim.control)
+        finally:
+            server.stop()
 
 
 @pytest.fixture
-def simulator() -> Iterator[Target]:
-    with running_simulator() as target:
-        yield target
+def simulator(billing_sim_server: BillingSim) -> Target:
+    return _target(billing_sim_server.url, billing_sim_server.control)

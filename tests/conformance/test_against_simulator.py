@@ -17,8 +17,9 @@ from conformance.outcome import Status
 from conformance.runner import CHECK_NAMES, RunReport, run_kit
 from conformance.settings import build_settings
 from tests.conformance import broken
-from tests.conformance.conftest import Target, running_simulator
+from tests.conformance.conftest import OPTIONS, Target, running_simulator
 
+pytestmark = OPTIONS
 PROJECT_CHECKS = ",".join(sorted(CHECK_NAMES - {"schemathesis"}))
 CLI_DEADLINE_S = 180
 

@@ -10,7 +10,7 @@ import pytest
 
 RUN = ("-p", "no:cacheprovider", "-q")
 
-FAULT_SUITE = '''
+FAULT_SUITE = """
 import httpx
 import pytest
 
@@ -130,7 +130,7 @@ def test_emulated_in_process(billing_sim, kind):
 @pytest.mark.parametrize("kind", sorted(ON_A_SOCKET))
 def test_on_a_socket(billing_sim_server, kind):
     inject(billing_sim_server, kind, *ON_A_SOCKET[kind], **SHORT)
-'''
+"""
 
 
 def test_every_fault_kind_in_a_users_suite(pytester: pytest.Pytester) -> None:

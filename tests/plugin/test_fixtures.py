@@ -8,7 +8,7 @@ import pytest
 
 RUN = ("-p", "no:cacheprovider", "-q")
 
-HANDLE_SUITE = '''
+HANDLE_SUITE = """
 import asyncio
 from decimal import Decimal
 
@@ -79,7 +79,7 @@ def test_the_server_fixture_serves_loopback_with_the_same_handle(billing_sim_ser
     assert raw.json()["amount_due"] == str(billing_sim_server.client.get_balance(account).amount_due)
     billing_sim_server.clock.advance(days=31)
     assert billing_sim_server.client.get_balance(account).overdue_amount > 0
-'''
+"""
 
 
 def test_each_fixture_and_handle_call_works_in_a_users_suite(pytester: pytest.Pytester) -> None:
@@ -87,7 +87,7 @@ def test_each_fixture_and_handle_call_works_in_a_users_suite(pytester: pytest.Py
     pytester.runpytest_inprocess(*RUN).assert_outcomes(passed=8)
 
 
-OPTIONS_SUITE = '''
+OPTIONS_SUITE = """
 import json
 import pathlib
 
@@ -133,7 +133,7 @@ def test_shared(billing_sim, n):
 def test_shared_after_faults(billing_sim):
     record(billing_sim, "shared")
     assert billing_sim.faults.rules() == []
-'''
+"""
 
 
 def test_options_from_markers_and_parameters(pytester: pytest.Pytester) -> None:
@@ -174,8 +174,10 @@ def test_a_misspelt_option_fails_the_test_naming_the_valid_ones(
     result.assert_outcomes(errors=2)
     result.stdout.fnmatch_lines(
         [
-            "*billing_sim: unknown option 'sede'; valid options are customers, "
-            "emulate_socket_faults, seed, shared, tenant*",
+            (
+                "*billing_sim: unknown option 'sede'; valid options are customers, "
+                "emulate_socket_faults, seed, shared, tenant*"
+            ),
             "*billing_sim: tenant must be one of fibranet, llanolink, got 'movistar'*",
         ]
     )

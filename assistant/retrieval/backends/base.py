@@ -52,6 +52,11 @@ class ChunkStore(Protocol):
 
     def remove(self, chunk_ids: Collection[str]) -> None: ...
 
+    def build_indexes(self) -> None:
+        """Build what is cheaper to build once after a bulk load than to keep up row by row;
+        a no-op when it exists. Called at the end of every ingestion."""
+        ...
+
     def postings(self, terms: Sequence[str]) -> dict[str, TermPostings]:
         """For each term found, the chunks indexed under it (exact term equality) as keys,
         each with its number of distinct terms (BM25's document length)."""

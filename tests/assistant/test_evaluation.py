@@ -1,0 +1,111 @@
+"""The scenario suite: one full run (with every narration fault), and the rules that judge it."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from assistant_fakes import yaml_file
+
+from assistant.commands.eval_cli import run_evaluation
+from assistant.evaluation.report import summarize
+from assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
+from assistant.evaluation.truth import Facts, text_facts, wrong_items
+from assistant.identifiers import find_identifiers
+from assistant.intents import Intent, route
+from assistant.narration_faults import NarrationFault
+
+
+@pytest.fixture(scope="module")
+def summary() -> dict[str, Any]:
+    args = argparse.Namespace(scenarios=SCENARIOS, tenant="fibranet", narrator="template",
+                              no_faults=False, seed=42, customers=40)
+    return summarize(run_evaluation(args))
+
+
+def test_the_suite_passes_with_no_verified_wrong_answer(summary: dict[str, Any]) -> None:
+    assert summary["verified_wrong"] == 0, summary["verified_wrong_details"]
+    assert summary["expectation_failures"] == []
+    assert summary["passed"]
+
+
+def test_every_injected_narration_fault_is_caught(summary: dict[str, Any]) -> None:
+    faults = {f["fault"]: f for f in summary["narration_faults"]}
+    assert set(faults) == {kind.value for kind in NarrationFault}
+    for fault in faults.values():
+        assert fault["injected"] > 0, f"{fault['fault']} was never injected"
+        assert fault["caught"] == fault["injected"], fault["slipped"]
+
+
+def test_exact_identifiers_are_answered_exactly(summary: dict[str, Any]) -> None:
+    assert summary["identifier_found_turns"] >= 10 and summary["identifier_hit_at_1"] == 1.0
+    assert summary["identifier_turns"] >= 30 and summary["wrong_identifier_rate"] == 0.0
+
+
+def test_every_escalation_reason_the_suite_provokes_is_counted(summary: dict[str, Any]) -> None:
+    counts = summary["escalations"]
+    for reason in ("NO_CONTEXT", "USER_REQUEST", "TOOL_ERROR", "CAPABILITY_MISSING"):
+        assert counts[reason] > 0
+    assert sum(counts.values()) == summary["actions"]["escalate"]
+    assert summary["latency_ms"]["p95"] >= summary["latency_ms"]["p50"] > 0
+
+
+def test_the_shipped_suite_covers_what_the_issue_asks() -> None:
+    scenarios = load_scenarios()
+    assert len(scenarios) >= 100
+    # an invoice placeholder stands for an invoice number when routing
+    messages = [re.sub(r"\{(?:invoice|near)_[a-z_]+\}", "INV-2026-004735", turn.say)
+                for s in scenarios for turn in s.turns]
+    intents = {route(m, find_identifiers(m)).intent for m in messages}
+    assert intents >= {Intent.BALANCE, Intent.INVOICES, Intent.INVOICE, Intent.LAST_PAYMENT,
+                       Intent.PLAN, Intent.BILL_CHANGE, Intent.POLICY}
+    ids = {s.id for s in scenarios}
+    for needed in ("transposed-es", "other-tenant-en", "unknown-invoice-es",
+                   "person-es-asesor", "outage-balance-503"):
+        assert needed in ids
+    assert any("-en" in i for i in ids) and any("-es" in i for i in ids)
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: shout}]}]", "bad expectation"),
+    ("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: escalate}]}]", "needs a reason"),
+    ("scenarios: [{id: a, customer: x, turns: []}]", "at least one turn"),
+    (("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: reply}]},"
+     " {id: a, customer: x, turns: [{say: hi, expect: reply}]}]"), "appears twice"),
+    ("nothing: here", "a `scenarios` list"),
+])
+def test_a_malformed_suite_names_its_problem(tmp_path: Path, text: str, problem: str) -> None:
+    with pytest.raises(ScenarioError, match=problem):
+        load_scenarios(yaml_file(tmp_path, text))
+
+
+RECORD = Facts(
+    identifiers=frozenset(i.key for i in find_identifiers("INV-2026-004735 1000004821")),
+    amounts=frozenset({Decimal("63.80"), Decimal("1234.56"), Decimal("-0.16")}),
+    dates=frozenset(),
+)
+
+
+@pytest.mark.parametrize(("reply", "message", "wrong"), [
+    ("Tu factura INV-2026-004735 es de USD 63,80.", "", []),
+    ("Saldo: Bs. 1.234,56 y USD -0,16.", "", []),
+    ("Tu factura INV-2026-004735 es de USD 638,00.", "", ["638,00"]),
+    ("Saldo a favor USD 0,16.", "", ["0,16"]),                     # the sign matters
+    ("Tu factura INV-2026-004753 es de USD 63,80.", "", ["INV-2026-004753"]),
+    ("No encontré la factura INV-2026-004281.", "factura INV-2026-004281", []),  # an echo
+    ("La factura INV-2026-004281 es de USD 63,80.", "factura INV-2026-004281",
+     ["INV-2026-004281"]),                                          # an echo with a figure
+    ("Vence el 21 de noviembre de 2026.", "", ["21 de noviembre de 2026"]),
+])
+def test_verified_wrong_compares_every_figure_with_the_record(
+        reply: str, message: str, wrong: list[str]) -> None:
+    assert wrong_items(reply, RECORD, message) == wrong
+
+
+def test_a_cited_chunk_backs_its_own_figures() -> None:
+    chunk = text_facts(["La reconexión cuesta USD 5,00 y se cobra el 05/01/2026."])
+    assert wrong_items("La reconexión cuesta USD 5,00.", RECORD | chunk, "") == []
