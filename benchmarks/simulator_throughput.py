@@ -58,7 +58,8 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _bare_app() -> Any:
+def bare_app() -> Any:
+    """The baseline: one Starlette route returning a balance-shaped JSON body."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -83,7 +84,7 @@ def serve(kind: str, port: int, http: str) -> None:
 
     from simulator.server import uvicorn_config
 
-    app = _bare_app() if kind == "bare" else _simulator_app(kind)
+    app = bare_app() if kind == "bare" else _simulator_app(kind)
     config = uvicorn_config(app, "127.0.0.1", port, "warning")
     config.http = http
     uvicorn.Server(config).run()

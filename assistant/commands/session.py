@@ -12,7 +12,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from assistant.commands.local_simulator import LOCAL_BASE_URL, LocalSimulator, start_local_simulator
 from assistant.operator_profile import OperatorProfileError
@@ -77,24 +76,18 @@ def local_simulator_of(args: argparse.Namespace) -> LocalSimulator:
     return start_local_simulator(args.seed, args.customers)
 
 
-@dataclass(frozen=True, slots=True)
-class Session:
-    assistant: Assistant
-    simulator: LocalSimulator | None
-
-
 @contextmanager
-def open_session(args: argparse.Namespace) -> Iterator[Session]:
+def open_session(args: argparse.Namespace) -> Iterator[Assistant]:
     """The assistant of `args`, on the given billing API or an in-process simulator."""
     if args.base_url:
         with open_assistant(config_of(args)) as assistant:
-            yield Session(assistant, None)
+            yield assistant
         return
     with local_simulator_of(args) as simulator:
         tenant = simulator.tenant(args.tenant)
         config = config_of(args, base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
         with open_assistant(config, transport=simulator.transport) as assistant:
-            yield Session(assistant, simulator)
+            yield assistant
 
 
 def guarded(handler: Handler) -> Handler:

@@ -56,8 +56,8 @@ def _ask(args: argparse.Namespace) -> int:
     phone = _phone(args.phone)
     if not args.message.strip():
         raise CommandError("the message is empty")
-    with open_session(args) as session:
-        result = session.assistant.pipeline.handle(phone, args.message)
+    with open_session(args) as assistant:
+        result = assistant.pipeline.handle(phone, args.message)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=str))
     else:
@@ -91,8 +91,8 @@ def _print_result(result: TurnResult, console: Console) -> None:
 
 def _chat(args: argparse.Namespace) -> int:
     phone = _phone(args.phone)
-    with open_session(args) as session:
-        return converse(session.assistant.pipeline, phone, sys.stdin, sys.stdout)
+    with open_session(args) as assistant:
+        return converse(assistant.pipeline, phone, sys.stdin, sys.stdout)
 
 
 def converse(pipeline: AssistantPipeline, phone: str, lines: TextIO, out: TextIO) -> int:

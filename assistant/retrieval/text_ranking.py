@@ -102,7 +102,9 @@ def term_weights(idf: float, chunk_terms: Keys, average_terms: float) -> npt.NDA
     The length normalisation still matters: "Zelle" in a three-line section about Zelle
     outranks "Zelle" mentioned once in a long list of payment tips.
     """
-    relative_length = chunk_terms / average_terms if average_terms > 0 else np.ones(len(chunk_terms))
+    relative_length = (
+        chunk_terms / average_terms if average_terms > 0 else np.ones(len(chunk_terms))
+    )
     return idf * (BM25_K1 + 1.0) / (1.0 + BM25_K1 * (1.0 - BM25_B + BM25_B * relative_length))
 
 
@@ -144,7 +146,9 @@ def rank_text_matches(
         key=lambda item: (-identifier_counts[item[0]], -scores[item[0]], item[1]),
     )[:limit]
     chosen = keys[[position for position, _ in ranked]]
-    present = {term: np.isin(chosen, p.keys) for term, p in zip(query.all_terms, lists, strict=True)}
+    present = {
+        term: np.isin(chosen, p.keys) for term, p in zip(query.all_terms, lists, strict=True)
+    }
     return [
         _describe(chunk_id, float(scores[position]), query, present, row)
         for row, (position, chunk_id) in enumerate(ranked)

@@ -16,7 +16,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from simulator.config import ADMIN_PREFIX
-from simulator.endpoint import Rendered, bearer_token, checked
+from simulator.endpoint import bearer_token, checked, send_rendered
 from simulator.faults import socket as sockets
 from simulator.faults.kinds import KINDS
 from simulator.faults.rules import FaultRule, FaultRuleError, RequestFacts, parse_header
@@ -25,20 +25,6 @@ from simulator.runtime import Runtime
 from simulator.validation import IncomingRequest, Operation
 
 FAULT_HEADER = b"x-sim-fault"
-
-
-def _start(rendered: Rendered) -> Message:
-    headers = [(k.lower().encode(), v.encode()) for k, v in rendered.headers.items()]
-    headers += [
-        (b"content-type", rendered.media_type.encode()),
-        (b"content-length", str(len(rendered.body)).encode()),
-    ]
-    return {"type": "http.response.start", "status": rendered.status, "headers": headers}
-
-
-async def _send_rendered(send: Send, rendered: Rendered) -> None:
-    await send(_start(rendered))
-    await send({"type": "http.response.body", "body": rendered.body})
 
 
 async def _capture(app: ASGIApp, scope: Scope, receive: Receive) -> tuple[Message, bytes]:
@@ -141,7 +127,7 @@ class FaultMiddleware:
         transport = sockets.transport_of(receive)
 
         async def answer(reply: Any) -> None:
-            await _send_rendered(
+            await send_rendered(
                 send,
                 checked(
                     self.runtime,

@@ -15,34 +15,36 @@ from assistant.runtime import AssistantConfig, open_assistant
 SMALL = ["--customers", "40"]
 
 
-def _phone() -> str:
+@pytest.fixture(scope="module")
+def phone() -> str:
+    """The open-invoice customer's phone in the small dataset the commands start."""
     with start_local_simulator(customers_per_tenant=40) as sim:
         return str(sim.tenant("fibranet")["samples"]["open_invoice"]["phone"])
 
 
-PHONE = _phone()
-
-
-def test_ask_json_prints_the_outcome_and_its_trace(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["ask", "¿Cuánto debo?", "--phone", PHONE, "--json", *SMALL])
+def test_ask_json_prints_the_outcome_and_its_trace(capsys: pytest.CaptureFixture[str],
+        phone: str) -> None:
+    code = main(["ask", "¿Cuánto debo?", "--phone", phone, "--json", *SMALL])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["action"] == "reply" and "USD" in out["reply"]
     assert out["reason"] is None and out["agent_summary"] is None and out["citations"] == []
     stages = [record["stage"] for record in out["trace"]]
     assert stages[0] == "gate" and stages[-1] == "send"
-    assert PHONE not in json.dumps(out["trace"])  # personal identifiers are masked
+    assert phone not in json.dumps(out["trace"])  # personal identifiers are masked
 
 
-def test_ask_an_escalation_carries_both_summaries(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["ask", "a human please", "--phone", PHONE, "--json", *SMALL])
+def test_ask_an_escalation_carries_both_summaries(capsys: pytest.CaptureFixture[str],
+        phone: str) -> None:
+    code = main(["ask", "a human please", "--phone", phone, "--json", *SMALL])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["action"] == "escalate" and out["reason"] == "USER_REQUEST"
     assert out["agent_summary"]["es"] and out["agent_summary"]["en"]
 
 
-def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["ask", "¿cómo pago con zelle?", "--phone", PHONE, *SMALL]) == 0
+def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str],
+        phone: str) -> None:
+    assert main(["ask", "¿cómo pago con zelle?", "--phone", phone, *SMALL]) == 0
     out = capsys.readouterr().out
     assert "action: reply" in out and "citations:" in out and "retrieval" in out
 
@@ -62,7 +64,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
     assert not any("Traceback" in line for line in err)
 
 
-def test_chat_reads_lines_until_quit() -> None:
+def test_chat_reads_lines_until_quit(phone: str) -> None:
     with start_local_simulator(customers_per_tenant=40) as sim:
         tenant = sim.tenant("fibranet")
         config = AssistantConfig(base_url="http://simulator.local", api_key=tenant["api_key"])
@@ -70,7 +72,7 @@ def test_chat_reads_lines_until_quit() -> None:
             out = io.StringIO()
             lines = io.StringIO("¿cuánto debo?\n\nquiero hablar con un asesor\nhola\n"
                                 "/release\nhola\n/quit\nnever read\n")
-            assert converse(assistant.pipeline, PHONE, lines, out) == 0
+            assert converse(assistant.pipeline, phone, lines, out) == 0
     replies = [line for line in out.getvalue().splitlines() if line.startswith(("bot:", "["))]
     assert replies[0].startswith("bot: Según el sistema de facturación")
     assert replies[2].startswith("[escalated USER_REQUEST")
@@ -81,7 +83,7 @@ def test_chat_reads_lines_until_quit() -> None:
 
 
 def test_chat_ends_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+                                   capsys: pytest.CaptureFixture[str], phone: str) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("hola\n"))
-    assert main(["chat", "--phone", PHONE, *SMALL]) == 0
+    assert main(["chat", "--phone", phone, *SMALL]) == 0
     assert "bot: " in capsys.readouterr().out

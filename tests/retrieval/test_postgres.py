@@ -105,3 +105,35 @@ def test_re_ingest_touches_only_changes(
 def test_unreachable_server_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"cannot connect to postgresql://kb:\*\*\*@"):
         open_store(f"postgresql://kb:secret@/kb?host={tmp_path}&connect_timeout=2")
+
+
+def test_ingestion_builds_the_hnsw_index_the_vector_leg_uses(pg_dsn: str) -> None:
+    with open_retriever(pg_dsn):
+        pass
+    with psycopg.connect(pg_dsn) as db:
+        (method,) = db.execute(
+            "SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam"
+            " WHERE c.relname = 'kb_chunks_embedding'"
+        ).fetchone()
+        db.execute("SET enable_seqscan = off")
+        plan = " ".join(
+            row[0]
+            for row in db.execute(
+                "EXPLAIN SELECT chunk_id FROM kb_chunks ORDER BY embedding <=>"
+                " (SELECT embedding FROM kb_chunks LIMIT 1) LIMIT 60"
+            )
+        )
+    assert method == "hnsw" and "kb_chunks_embedding" in plan
+
+
+def test_a_store_of_an_older_schema_is_rebuilt(
+    pg_dsn: str, write_docs: Callable[[dict[str, str]], Path]
+) -> None:
+    folder = write_docs({"es/a.md": "# A\n\n## Uno\n\nPrimero.\n"})
+    store = open_store(pg_dsn)
+    ingest_folder(store, folder, HashingEmbedder())
+    with psycopg.connect(pg_dsn, autocommit=True) as db:
+        db.execute("UPDATE kb_meta SET value = '1' WHERE key = 'schema'")
+    report = ingest_folder(store, folder, HashingEmbedder())
+    assert (report.added, report.unchanged) == (1, 0)
+    store.close()

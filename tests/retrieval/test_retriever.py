@@ -11,6 +11,7 @@ from assistant.retrieval import (
     open_retriever,
 )
 from assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
+from assistant.retrieval.ingest import ingest_folder
 
 
 @pytest.mark.parametrize(
@@ -96,3 +97,16 @@ def test_a_file_store_is_reused_without_re_embedding(tmp_path) -> None:  # type:
     with open_retriever(dsn, knowledge=None) as reopened:
         assert reopened.store.count() > 0
         assert reopened.search("zelle") == expected
+
+
+def test_a_search_sees_what_was_written_after_the_previous_search(
+    write_docs,  # type: ignore[no-untyped-def]
+) -> None:
+    """The embedded store answers from an in-memory snapshot; a write must replace it."""
+    docs = {"es/a.md": "# Pagos\n\n## Zelle\n\nSolo en dólares.\n"}
+    with open_retriever(knowledge=write_docs(docs)) as retriever:
+        assert not any("Pago móvil" in c.heading_path for c in retriever.search("pago móvil"))
+        docs["es/b.md"] = "# Pagos\n\n## Pago móvil\n\nDesde cualquier banco.\n"
+        ingest_folder(retriever.store, write_docs(docs), retriever.embedder)
+        found = retriever.search("pago móvil")
+    assert found[0].heading_path[-1] == "Pago móvil" and found[0].matched_by_text
