@@ -14,6 +14,7 @@ Models in `client.models` are generated from the contract (`python -m client.cod
 everything else is hand-written. See `client/README.md`.
 """
 
+from client.asgi import BlockingASGITransport
 from client.async_client import AsyncBillingClient
 from client.breaker import BreakerConfig, CircuitBreaker, CircuitState
 from client.capabilities import AsyncCapabilities, Capabilities
@@ -63,6 +64,7 @@ __all__ = [
     "Balance",
     "BillingClient",
     "BillingError",
+    "BlockingASGITransport",
     "BreakerConfig",
     "BusinessError",
     "Capabilities",

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from anyio.from_thread import start_blocking_portal
 
-from assistant.commands.asgi_transport import BlockingASGITransport
+from client.asgi import BlockingASGITransport
 
 LOCAL_BASE_URL = "http://simulator.local"
 """Any URL will do in-process; this one says where the requests go."""

@@ -16,7 +16,7 @@ import numpy as np
 from assistant.retrieval.analysis import QueryTerms, analyze_query
 from assistant.retrieval.backends.base import ChunkStore
 from assistant.retrieval.embedders.base import Embedder
-from assistant.retrieval.errors import EmbedderMismatchError, QueryError
+from assistant.retrieval.errors import EmbedderMismatchError, QueryError, StoreError
 from assistant.retrieval.fusion import DEFAULT_RRF_K, reciprocal_rank_fusion
 from assistant.retrieval.prune import (
     DEFAULT_MARGIN,
@@ -77,6 +77,10 @@ class HybridRetriever:
         min_chunks: int = DEFAULT_MIN_CHUNKS,
     ) -> None:
         stored = store.embedder_identity()
+        if stored is None and store.count() > 0:
+            raise StoreError(
+                "this knowledge base was built by an older version of the store; re-ingest it"
+            )
         if stored is not None and stored != embedder.identity and store.count() > 0:
             raise EmbedderMismatchError(
                 f"this knowledge base was embedded with {stored!r} but is being searched with "

@@ -190,9 +190,9 @@ class BillingSim:
     def _sync_transport(self) -> httpx.BaseTransport | None:
         if self.loopback:
             return None
-        from simulator.testing.asgi_sync import SyncASGITransport
+        from client.asgi import BlockingASGITransport
 
-        return SyncASGITransport(self.app)
+        return BlockingASGITransport(self.app)
 
     def __repr__(self) -> str:
         mode = self.url if self.loopback else "in-process"

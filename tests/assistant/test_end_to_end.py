@@ -1,4 +1,5 @@
-"""End-to-end turns: the real client, retriever and narrator against the in-process simulator.
+"""End-to-end turns: the real client, retriever and narrator against the in-process simulator
+(the `billing_sim` fixture, one dataset shared by the module: the turns only read it).
 
 What a subscriber would see: the API's own figures, "not found" for anything not theirs
 (another customer's or another tenant's invoice reads exactly like one that does not exist),
@@ -13,7 +14,6 @@ from typing import Any
 import httpx
 import pytest
 
-from assistant.commands.local_simulator import LOCAL_BASE_URL, LocalSimulator, start_local_simulator
 from assistant.escalation import EscalationReason
 from assistant.language import Language
 from assistant.money import format_amount
@@ -21,15 +21,13 @@ from assistant.operator_profile import load_operator_profile
 from assistant.retrieval import HybridRetriever, open_retriever
 from assistant.runtime import Assistant, AssistantConfig, open_assistant
 from assistant.turn import Action
+from simulator.testing import BillingSim
+from tests.assistant.in_process_billing import billing_sim_runtime
 
 CUSTOMERS = 40
 """Small for speed, large enough that the planted near-duplicate invoices have two owners."""
 
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[LocalSimulator]:
-    with start_local_simulator(seed=42, customers_per_tenant=CUSTOMERS) as simulator:
-        yield simulator
+pytestmark = pytest.mark.billing_sim(customers=CUSTOMERS, shared=True)
 
 
 @pytest.fixture(scope="module")
@@ -39,26 +37,22 @@ def kb() -> Iterator[HybridRetriever]:
 
 
 @pytest.fixture
-def tenant(sim: LocalSimulator) -> dict[str, Any]:
-    return sim.tenant("fibranet")
+def tenant(billing_sim: BillingSim) -> dict[str, Any]:
+    return billing_sim.tenant_info("fibranet")
 
 
 @pytest.fixture
-def api(sim: LocalSimulator, tenant: dict[str, Any]) -> Iterator[httpx.Client]:
+def api(billing_sim: BillingSim) -> httpx.Client:
     """The billing API as the operator sees it, to compare replies with."""
-    with httpx.Client(transport=sim.transport, base_url=LOCAL_BASE_URL,
-                      headers={"Authorization": f"Bearer {tenant['api_key']}"}) as client:
-        yield client
+    return billing_sim.http
 
 
 @pytest.fixture
-def assistant(sim: LocalSimulator, tenant: dict[str, Any],
-              kb: HybridRetriever) -> Iterator[Assistant]:
-    config = AssistantConfig(base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
-    with open_assistant(config, transport=sim.transport, retriever=kb,
-                        client_options={"sleep": lambda seconds: None}) as opened:
+def assistant(billing_sim: BillingSim, kb: HybridRetriever) -> Iterator[Assistant]:
+    config = AssistantConfig(base_url=billing_sim.url, api_key=billing_sim.api_key)
+    with billing_sim_runtime(billing_sim) as runtime, \
+            open_assistant(config, retriever=kb, **runtime) as opened:
         yield opened
-    sim.control.faults.clear()
 
 
 def _customer(tenant: dict[str, Any]) -> dict[str, Any]:
@@ -117,8 +111,8 @@ def test_another_tenants_invoice_reads_exactly_like_a_missing_one(
 
 
 def test_an_outage_escalates_tool_error(assistant: Assistant, tenant: dict[str, Any],
-                                        sim: LocalSimulator) -> None:
-    sim.control.faults.add("http_503", operation="getBalance")
+                                        billing_sim: BillingSim) -> None:
+    billing_sim.faults.add("http_503", operation="getBalance")
     result = assistant.pipeline.handle(_customer(tenant)["phone"], "how much do I owe?")
     assert result.action is Action.ESCALATE
     assert result.reason is EscalationReason.TOOL_ERROR

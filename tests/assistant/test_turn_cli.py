@@ -8,18 +8,22 @@ import json
 import pytest
 
 from assistant.cli import main
-from assistant.commands.local_simulator import start_local_simulator
 from assistant.commands.turn_cli import converse
 from assistant.runtime import AssistantConfig, open_assistant
+from simulator.testing import BillingSim
+from tests.assistant.in_process_billing import billing_sim_runtime
 
 SMALL = ["--customers", "40"]
 
 
-@pytest.fixture(scope="module")
-def phone() -> str:
+pytestmark = pytest.mark.billing_sim(customers=40, shared=True)
+"""The commands' dataset (seed 42, `SMALL`): same seed and size, same customers."""
+
+
+@pytest.fixture
+def phone(billing_sim: BillingSim) -> str:
     """The open-invoice customer's phone in the small dataset the commands start."""
-    with start_local_simulator(customers_per_tenant=40) as sim:
-        return str(sim.tenant("fibranet")["samples"]["open_invoice"]["phone"])
+    return str(billing_sim.sample("open_invoice")["phone"])
 
 
 def test_ask_json_prints_the_outcome_and_its_trace(capsys: pytest.CaptureFixture[str],
@@ -64,15 +68,14 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
     assert not any("Traceback" in line for line in err)
 
 
-def test_chat_reads_lines_until_quit(phone: str) -> None:
-    with start_local_simulator(customers_per_tenant=40) as sim:
-        tenant = sim.tenant("fibranet")
-        config = AssistantConfig(base_url="http://simulator.local", api_key=tenant["api_key"])
-        with open_assistant(config, transport=sim.transport) as assistant:
-            out = io.StringIO()
-            lines = io.StringIO("¿cuánto debo?\n\nquiero hablar con un asesor\nhola\n"
-                                "/release\nhola\n/quit\nnever read\n")
-            assert converse(assistant.pipeline, phone, lines, out) == 0
+def test_chat_reads_lines_until_quit(billing_sim: BillingSim, phone: str) -> None:
+    config = AssistantConfig(base_url=billing_sim.url, api_key=billing_sim.api_key)
+    with billing_sim_runtime(billing_sim) as runtime, \
+            open_assistant(config, **runtime) as assistant:
+        out = io.StringIO()
+        lines = io.StringIO("¿cuánto debo?\n\nquiero hablar con un asesor\nhola\n"
+                            "/release\nhola\n/quit\nnever read\n")
+        assert converse(assistant.pipeline, phone, lines, out) == 0
     replies = [line for line in out.getvalue().splitlines() if line.startswith(("bot:", "["))]
     assert replies[0].startswith("bot: Según el sistema de facturación")
     assert replies[2].startswith("[escalated USER_REQUEST")

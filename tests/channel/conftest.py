@@ -26,8 +26,9 @@ from assistant.channel import (
     sign,
 )
 from assistant.pipeline import AssistantPipeline
-from assistant.store import SqlConversationStore, open_conversation_store
-from tests.assistant.assistant_fakes import FakeCapabilities, FakeRetriever, SteppingClock
+from assistant.store import SqlConversationStore
+from tests.assistant.assistant_fakes import FakeCapabilities, FakeRetriever
+from tests.assistant.store_backends import STORE_BACKENDS, stepping_store, store_on
 from tests.channel.whatsapp import (
     CONFIG_DOCUMENT,
     ENVIRONMENT,
@@ -38,7 +39,6 @@ from tests.channel.whatsapp import (
     delivery,
     text_message,
 )
-from tests.retrieval.conftest import pg_dsn, pg_server  # noqa: F401 — PostgreSQL fixtures
 
 BUDGET = SendBudget(attempts=3, base_delay=1.0, max_delay=8.0)
 
@@ -50,9 +50,7 @@ def config() -> ChannelConfig:
 
 @pytest.fixture
 def store() -> Iterator[SqlConversationStore]:
-    opened = open_conversation_store(now=SteppingClock())
-    yield opened
-    opened.close()
+    yield from stepping_store()
 
 
 @pytest.fixture
@@ -138,16 +136,8 @@ def harness(run_service: RunService) -> Iterator[Harness]:
         yield running
 
 
-@pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgresql"])
+@pytest.fixture(params=STORE_BACKENDS)
 def backend_store(request: pytest.FixtureRequest,
                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlConversationStore]:
     """An empty conversation store on each backend, with a stepping clock."""
-    where: dict[str, Callable[[], str]] = {
-        "sqlite-memory": lambda: "sqlite://",
-        "sqlite-file": lambda: f"sqlite:///{tmp_path_factory.mktemp('channel') / 'store.db'}",
-        "postgresql": lambda: str(request.getfixturevalue("pg_dsn")),  # a brand-new database
-    }
-    dsn = where[request.param]()
-    opened = open_conversation_store(dsn, now=SteppingClock())
-    yield opened
-    opened.close()
+    yield from store_on(request.param, request, tmp_path_factory)

@@ -1,8 +1,8 @@
 """End to end: signed WhatsApp deliveries → the service → the real pipeline (template narrator,
-shipped knowledge base) → the billing simulator in-process → replies to the fake Graph API,
-and the agents' console over the same store. The pipelines are composed exactly as
-`billing-assistant serve` composes them (`open_pipelines`), only the billing transport is the
-in-process simulator instead of a socket.
+shipped knowledge base) → the billing simulator in-process (the `billing_sim` fixture) →
+replies to the fake Graph API, and the agents' console over the same store. The pipelines are
+composed exactly as `billing-assistant serve` composes them (`open_pipelines`), only the
+billing transport is the in-process simulator instead of a socket.
 """
 
 from __future__ import annotations
@@ -13,47 +13,33 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from anyio.from_thread import start_blocking_portal
 
 from assistant.channel import ChannelConfig, parse_channel_config
 from assistant.channel.cli import open_pipelines
-from assistant.commands.asgi_transport import BlockingASGITransport
 from assistant.language import Language
 from assistant.money import format_amount
 from assistant.runtime import AssistantConfig
 from assistant.store import SqlConversationStore
+from simulator.testing import BillingSim
+from tests.assistant.in_process_billing import billing_sim_runtime
 from tests.channel.conftest import Factory, Harness, RunService
 from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT
-from tests.client.simulator_fixtures import Simulator, build_simulator
-
-
-@pytest.fixture(scope="module")
-def sim() -> Simulator:
-    return build_simulator()
-
-
-@pytest.fixture(autouse=True)
-def no_faults_left(sim: Simulator) -> Iterator[None]:
-    sim.control.faults.clear()
-    yield
-    sim.control.faults.clear()
 
 
 @pytest.fixture
-def config(sim: Simulator) -> ChannelConfig:
+def config(billing_sim: BillingSim) -> ChannelConfig:
     """The test tenants, fibranet's billing key being the simulator's."""
-    return parse_channel_config(CONFIG_DOCUMENT, {**ENVIRONMENT, "FIBRA_BILLING": sim.api_key})
+    return parse_channel_config(CONFIG_DOCUMENT,
+                                {**ENVIRONMENT, "FIBRA_BILLING": billing_sim.api_key})
 
 
 @pytest.fixture
-def factory(sim: Simulator, config: ChannelConfig,
+def factory(billing_sim: BillingSim, config: ChannelConfig,
             store: SqlConversationStore) -> Iterator[Factory]:
     with ExitStack() as resources:
-        portal = resources.enter_context(start_blocking_portal())
-        base = AssistantConfig(base_url="http://simulator.local")
-        yield open_pipelines(config, base, store, resources,
-                             transport=BlockingASGITransport(sim.app, portal),
-                             client_options={"sleep": lambda seconds: None})
+        runtime = resources.enter_context(billing_sim_runtime(billing_sim))
+        base = AssistantConfig(base_url=billing_sim.url)
+        yield open_pipelines(config, base, store, resources, **runtime)
 
 
 @pytest.fixture
@@ -62,10 +48,11 @@ def live(run_service: RunService, factory: Factory) -> Iterator[Harness]:
         yield harness
 
 
-def test_a_conversation_through_the_webhook(live: Harness, sim: Simulator) -> None:
-    customer = sim.sample("open_invoice")
+def test_a_conversation_through_the_webhook(live: Harness, billing_sim: BillingSim) -> None:
+    customer = billing_sim.sample("open_invoice")
     phone = customer["phone"]
-    balance: dict[str, Any] = sim.raw(f"/v1/customers/{customer['account_number']}/balance")
+    answer = billing_sim.http.get(f"/v1/customers/{customer['account_number']}/balance")
+    balance: dict[str, Any] = answer.raise_for_status().json()
     owed = format_amount(balance["net_balance"], balance["currency"], Language.SPANISH)
     assert Decimal(balance["net_balance"]) > 0
 
@@ -90,11 +77,11 @@ def test_a_conversation_through_the_webhook(live: Harness, sim: Simulator) -> No
 
 
 def test_an_outage_during_a_conversation_reaches_the_waiting_list(
-    live: Harness, sim: Simulator
+    live: Harness, billing_sim: BillingSim
 ) -> None:
-    phone = sim.sample("credit")["phone"]
+    phone = billing_sim.sample("credit")["phone"]
     live.say(phone, "¿Cuál es mi plan?")
-    sim.control.faults.add("http_500", operation="getBalance")
+    billing_sim.faults.add("http_500", operation="getBalance")
     live.say(phone, "¿cuánto debo?")
 
     plan_reply, outage_reply = live.graph.texts_to(phone)

@@ -137,3 +137,12 @@ def test_a_store_of_an_older_schema_is_rebuilt(
     report = ingest_folder(store, folder, HashingEmbedder())
     assert (report.added, report.unchanged) == (1, 0)
     store.close()
+
+
+def test_searching_a_store_of_an_older_schema_asks_for_re_ingestion(pg_dsn: str) -> None:
+    with open_retriever(pg_dsn):
+        pass
+    with psycopg.connect(pg_dsn, autocommit=True) as db:
+        db.execute("UPDATE kb_meta SET value = '1' WHERE key = 'schema'")
+    with pytest.raises(StoreError, match="re-ingest"):
+        open_retriever(pg_dsn, knowledge=None)

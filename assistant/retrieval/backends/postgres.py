@@ -9,15 +9,18 @@ case folding but not the identifiers, so it is not enough on its own.
 
 The vector leg uses an HNSW index (``vector_cosine_ops``, built by :meth:`build_indexes`)
 searched with ``hnsw.ef_search`` = :data:`EF_SEARCH`: the exact scan it replaces cost ~270 ms
-per query at 10k chunks (every 2 kB vector is read out of TOAST). HNSW is approximate. On a
-knowledge base of a few hundred chunks (the shipped one, the parity tests) it returns the
-exact neighbours, so both backends rank identically; on the benchmark's synthetic corpus,
-bags of random words whose vectors are all nearly equidistant (the worst case for any ANN
-index), recall@50 against the exact answer is ~0.4 at 10k and ~0.1 at 100k with ef_search 100
-(0.57 with 200, 0.70 with 400 at 10k). The text leg is unaffected, so an identifier is still
-found exactly. The text leg stays shared numpy scoring over raw postings (see
-:mod:`assistant.retrieval.text_ranking`): letting Postgres rank with ``ts_rank_cd`` would break
-the rank-for-rank parity with the embedded backend.
+per query at 10k chunks (every row's 2 kB vector read and compared). HNSW is approximate. On the
+shipped knowledge base (90 chunks; the parity tests) it returns the exact neighbours, so both
+backends rank identically. On the benchmark's synthetic corpus, bags of random words whose
+vectors are all nearly equidistant (the worst case for any ANN index), recall@50 against the
+exact answer with ef_search 100 is 0.88 at 1k, ~0.41 at 10k and ~0.11 at 100k (at 10k: 0.57
+with 200, 0.70 with 400); a real corpus, whose vectors cluster by topic, fares better, but
+parity with the embedded backend is only guaranteed where the search is exact. The text leg
+is exact either way, so an identifier is always found.
+
+The text leg returns raw postings (keys and lengths, aggregated into arrays per term) and is
+ranked by the shared numpy code of :mod:`assistant.retrieval.text_ranking`: letting Postgres
+rank with ``ts_rank_cd`` would break the rank-for-rank parity with the embedded backend.
 """
 
 from __future__ import annotations
@@ -46,8 +49,8 @@ vector leg asks for (50 candidates and the tie slack), and a scan returns at mos
 rows. Larger is closer to exact and slower (see the module docstring for measured recall)."""
 
 BUILD_MEMORY = "512MB"
-"""Enough for pgvector to build the graph of ~100k 512-dimension vectors in memory; a build
-that spills to disk is many times slower."""
+"""Sized to build the graph of ~100k 512-dimension vectors in memory; pgvector warns and
+slows down several times when the graph does not fit."""
 
 TIE_SLACK = 10
 """Extra neighbours fetched past ``limit``: the index orders by raw distance, the contract is

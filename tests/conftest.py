@@ -1,0 +1,54 @@
+"""Fixtures every test folder may ask for: one throw-away PostgreSQL for the whole session.
+
+The server (PostgreSQL 16 with pgvector, from the `pgserver` wheel, on a Unix socket: no TCP
+port) starts the first time a test asks for `pg_server` or `pg_dsn`, never otherwise, and
+every folder shares it: one start-up per run instead of one per folder.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+_database_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Any]:
+    """The session's PostgreSQL server (a `pgserver` handle: `get_uri(database)`).
+
+    Its data directory is a fresh folder of its own under the system temp dir rather than
+    pytest's: pytest's parents are private to root (pgserver runs postgres as an unprivileged
+    user when we are root), and a concurrent pytest run may prune them.
+    """
+    with warnings.catch_warnings():  # platformdirs warns that XDG_RUNTIME_DIR is unset
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
+        import pgserver
+
+    data = Path(tempfile.mkdtemp(prefix="tests-pg-"))
+    data.chmod(0o777)
+    server = pgserver.get_server(data, cleanup_mode="delete")
+    try:
+        yield server
+    finally:
+        server.cleanup()
+        shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_dsn(pg_server: Any) -> str:
+    """A DSN to a brand-new, empty database on the session's server: no test sees another's
+    tables."""
+    import psycopg
+
+    name = f"test_{next(_database_numbers)}"
+    with psycopg.connect(pg_server.get_uri(), autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    return str(pg_server.get_uri(name))
