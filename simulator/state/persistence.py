@@ -88,10 +88,14 @@ class SQLitePersistence:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        for statement in self.SCHEMA:
-            self._db.execute(statement)
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            for statement in self.SCHEMA:
+                self._db.execute(statement)
+        except sqlite3.Error as error:
+            # A missing folder or a file that is not a simulator state: say which file, once.
+            raise OSError(f"cannot use {path} as the state file: {error}") from error
 
     def close(self) -> None:
         self._db.close()

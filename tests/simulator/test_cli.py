@@ -51,6 +51,19 @@ def test_missing_scenario_file_is_one_line(capsys: pytest.CaptureFixture[str]) -
     assert "cannot read" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("contents", [None, b"not a database, just text"])
+def test_an_unusable_state_file_is_one_line_and_no_traceback(
+    tmp_path: Path, contents: bytes | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "missing-folder" / "state.db"
+    if contents is not None:
+        state = tmp_path / "state.db"
+        state.write_bytes(contents)
+    assert main(["serve", "--state", str(state), "--port", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(state) in err and "Traceback" not in err
+
+
 def test_serve_answers_on_loopback(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
