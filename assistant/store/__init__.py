@@ -56,13 +56,18 @@ def open_conversation_store(
 ) -> SqlConversationStore:
     """Open (and create if needed) the conversation store named by `dsn`.
 
-    Raises ValueError for a DSN that names neither SQLite nor PostgreSQL.
+    Raises ValueError for a DSN that names neither SQLite nor PostgreSQL, and for a store
+    that cannot be opened (a missing folder, a file that is not a database, an unreachable
+    server): the message names the store, so a command can print it as its one line.
     """
     dsn = dsn or ""
     if dsn.startswith(_POSTGRES_SCHEMES):
         import psycopg  # imported here: the embedded default must not need a Postgres driver
 
-        return SqlConversationStore(psycopg.connect(dsn, autocommit=True), POSTGRES, now=now)
+        try:
+            return SqlConversationStore(psycopg.connect(dsn, autocommit=True), POSTGRES, now=now)
+        except psycopg.Error as error:
+            raise ValueError(f"cannot open the conversation store (PostgreSQL): {error}") from error
     if dsn in _MEMORY:
         path = ":memory:"
     elif dsn.startswith(_SQLITE_PREFIX):
@@ -71,10 +76,13 @@ def open_conversation_store(
         raise ValueError(
             f"unsupported conversation store DSN {dsn!r}: expected sqlite:///PATH, "
             "sqlite://:memory: or postgresql://USER@HOST:PORT/DB")
-    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    if path != ":memory:":
-        _write_ahead(connection)
-    return SqlConversationStore(connection, SQLITE, now=now)
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if path != ":memory:":
+            _write_ahead(connection)
+        return SqlConversationStore(connection, SQLITE, now=now)
+    except sqlite3.Error as error:
+        raise ValueError(f"cannot open the conversation store {path}: {error}") from error
 
 
 def _write_ahead(connection: sqlite3.Connection) -> None:

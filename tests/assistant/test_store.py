@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,15 @@ def test_a_file_store_keeps_its_state_across_reopening(tmp_path) -> None:  # typ
 def test_an_unknown_dsn_is_a_clear_error(dsn: str) -> None:
     with pytest.raises(ValueError, match="unsupported conversation store DSN"):
         open_conversation_store(dsn)
+
+
+@pytest.mark.parametrize("contents", [None, b"not a database, just text"])
+def test_an_unusable_sqlite_store_is_a_clear_error_naming_the_file(
+    tmp_path: Path, contents: bytes | None
+) -> None:
+    path = tmp_path / "no-such-folder" / "conversations.sqlite3"
+    if contents is not None:
+        path = tmp_path / "conversations.sqlite3"
+        path.write_bytes(contents)
+    with pytest.raises(ValueError, match=f"cannot open the conversation store {path}"):
+        open_conversation_store(f"sqlite:///{path}")
