@@ -15,11 +15,17 @@ Nothing else: zeros are never dropped, inner spaces are never removed, digits ar
 re-grouped. Something that looks like an invoice or account number but does not validate is
 still returned (with `normalized=None`) so the assistant can say it was not found instead of
 answering about another one. Bias: when in doubt, it is a (possibly invalid) identifier.
+
+Plan codes (`PLN-FIBRA-100`) share the vocabulary but are catalogue entries, the same for
+every subscriber, not keys of anyone's records: they are found only when asked for (the
+retrieval analyzer indexes them), never by default, because every identifier the pipeline
+finds is looked up and held as a hard constraint on the reply.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -34,6 +40,11 @@ class IdentifierKind(StrEnum):
     NATIONAL_ID = "national_id"
     PAYMENT = "payment_id"
     PHONE = "phone"
+    PLAN = "plan_id"
+
+
+SUBSCRIBER_KINDS = frozenset(IdentifierKind) - {IdentifierKind.PLAN}
+"""Keys of a subscriber's own records: what `find_identifiers` looks for unless told."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +77,7 @@ _VALID = {
     IdentifierKind.NATIONAL_ID: re.compile(r"[VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9]"),
     IdentifierKind.PAYMENT: re.compile(r"PAY-[0-9]{10}"),
     IdentifierKind.PHONE: re.compile(r"\+[1-9][0-9]{7,14}"),
+    IdentifierKind.PLAN: re.compile(r"PLN(?:-[0-9A-Z]+)+"),
 }
 
 
@@ -78,7 +90,7 @@ def _validated(kind: IdentifierKind, candidate: str) -> str | None:
 
 
 def _plain(kind: IdentifierKind, literal: str) -> str | None:
-    """Case and dashes are the only equivalences for invoice, account and payment numbers."""
+    """Case and dashes are the only equivalences for invoice, account, payment and plan ids."""
     return _validated(kind, _dashes_to_ascii(literal.strip()).upper())
 
 
@@ -115,6 +127,8 @@ _PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         rf"{_NOT_AFTER_WORD}INV\s?{_DASH}?\s?[0-9]+(?:\s?{_DASH}\s?[0-9]+)*", re.IGNORECASE)),
     (IdentifierKind.PAYMENT, re.compile(
         rf"{_NOT_AFTER_WORD}PAY{_DASH}[0-9]{{10}}(?![0-9])", re.IGNORECASE)),
+    (IdentifierKind.PLAN, re.compile(
+        rf"{_NOT_AFTER_WORD}PLN(?:{_DASH}[0-9A-Z]+)+(?![0-9A-Za-z])", re.IGNORECASE)),
     # RIF: J/G/P with optional dashes; V/E only with the dash before the check digit, so a
     # nine-digit cédula `V-123456789` is not misread as a RIF.
     (IdentifierKind.NATIONAL_ID, re.compile(
@@ -140,6 +154,7 @@ _NORMALIZERS = {
     IdentifierKind.PAYMENT: lambda literal: _plain(IdentifierKind.PAYMENT, literal),
     IdentifierKind.NATIONAL_ID: _national_id,
     IdentifierKind.PHONE: normalize_phone,
+    IdentifierKind.PLAN: lambda literal: _plain(IdentifierKind.PLAN, literal),
 }
 
 
@@ -147,15 +162,20 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
     return match.span(match.lastindex or 0)
 
 
-def find_identifiers(text: str) -> list[Identifier]:
-    """Every identifier in `text`, in order of appearance, without overlaps.
+def find_identifiers(
+    text: str, kinds: Collection[IdentifierKind] = SUBSCRIBER_KINDS
+) -> list[Identifier]:
+    """Every identifier of `kinds` in `text`, in order of appearance, without overlaps.
 
-    Patterns are tried in a fixed priority (invoice, payment, RIF, cédula, phone, account,
-    introduced account); at a given position the first pattern to claim the text keeps it.
+    Patterns are tried in a fixed priority (invoice, payment, plan, RIF, cédula, phone,
+    account, introduced account); at a given position the first pattern to claim the text
+    keeps it. Kinds not asked for are not tried at all, so they never claim text either.
     """
     taken: list[tuple[int, int]] = []
     found: list[Identifier] = []
     for kind, pattern in _PATTERNS:
+        if kind not in kinds:
+            continue
         for match in pattern.finditer(text):
             start, end = _span(match)
             if any(start < other_end and other_start < end for other_start, other_end in taken):

@@ -1,4 +1,5 @@
-"""Fixtures every test folder may ask for: one throw-away PostgreSQL for the whole session.
+"""Fixtures every test folder may ask for: one throw-away PostgreSQL for the whole session,
+and `pytester`.
 
 The server (PostgreSQL 16 with pgvector, from the `pgserver` wheel, on a Unix socket: no TCP
 port) starts the first time a test asks for `pg_server` or `pg_dsn`, never otherwise, and
@@ -16,6 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest_plugins = ["pytester"]
+"""`pytester` runs small user suites (the plugin's tests, the README's examples); pytest only
+accepts this declaration in the top-level conftest."""
 
 _database_numbers = itertools.count(1)
 

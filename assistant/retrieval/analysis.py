@@ -5,14 +5,15 @@ Why our own analyzer instead of the database's: Postgres' default parser splits
 on the dashes too, so neither can find an identifier by its exact text. Billing questions
 hinge on exactly those tokens (invoice numbers, RIF, cédula, account numbers, phones, plan
 ids), and an embedding cannot score digits. So identifiers are recognised first, by the
-formats the billing contract documents, and emitted as one canonical term each; the rest of
-the text becomes lower-cased, accent-free words. Both backends index the *terms* this module
-produces, never raw text, which is also what makes their rankings identical.
+detector the answering pipeline uses (:mod:`assistant.identifiers`, plan codes included),
+and emitted as one canonical term each; the rest of the text becomes lower-cased,
+accent-free words. Both backends index the *terms* this module produces, never raw text,
+which is also what makes their rankings identical.
 
-Canonicalisation is limited to equivalences the source system itself treats as the same
-identifier (case, the dotted and undotted ways people write a cédula, the local and E.164
-forms of a phone number). It never drops digits or leading zeros: two different invoices
-must never collapse into one term.
+Canonicalisation is the detector's: only equivalences the source system itself treats as
+the same identifier (case, Unicode dashes, the dotted and undotted ways people write a
+cédula, the local and E.164 forms of a phone number). It never drops digits or leading
+zeros: two different invoices must never collapse into one term.
 """
 
 from __future__ import annotations
@@ -22,28 +23,15 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from assistant.identifiers import Identifier, IdentifierKind, find_identifiers
 from assistant.retrieval.stopwords import STOPWORDS
 
-_IDENTIFIER = re.compile(
-    r"""
-    (?<![\w-])(?:
-        (?P<invoice>INV-\d{4}-\d{6})
-      | (?P<payment>PAY-\d{10})
-      | (?P<plan>PLN(?:-[A-Z0-9]+)+)
-      | (?P<rif>[VEJGP]-?\d{8}-\d|[JGP]-?\d{9})
-      | (?P<cedula>[VE]-?(?:\d{1,3}(?:\.\d{3}){1,2}|\d{6,9}))
-      | (?P<phone>(?:\+58[\s-]?|0)(?:412|414|416|424|426)[\s-]?\d{3}[\s-]?\d{4})
-      | (?P<account>[1-9]\d{9})
-    )(?![\w-])
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-"""Identifier formats from the billing contract, most specific first.
+ANALYZER_VERSION = "2"
+"""Bumped whenever the terms produced for the same text change; a store indexed by another
+version must be rebuilt, or queries would look for terms its rows do not hold
+(2: identifiers detected by :mod:`assistant.identifiers`)."""
 
-The order matters only where formats overlap: a RIF (``J-12345678-9``) is tried before a
-cédula so its check digit is not cut off; a phone before an account number. The look-arounds
-stop a match inside a longer token (``INV-2026-0042810`` is not ``INV-2026-004281``)."""
-
+_EVERY_KIND = frozenset(IdentifierKind)
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 _COMBINING_MARK = re.compile(r"[\u0300-\u036f]")
 _THOUSANDS_GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
@@ -78,29 +66,10 @@ def strip_accents(text: str) -> str:
     return _COMBINING_MARK.sub("", unicodedata.normalize("NFKD", text.lower()))
 
 
-def canonical_identifier(kind: str, raw: str) -> str:
-    """The single index term for an identifier of ``kind`` written as ``raw``.
-
-    Only separators the issuing system treats as cosmetic are removed: the thousands dots
-    of a cédula, the spaces and dashes of a phone number.
-    """
-    token = raw.lower()
-    if kind == "cedula":
-        return f"{token[0]}-{re.sub(r'[^0-9]', '', token)}"
-    if kind == "rif":
-        digits = re.sub(r"[^0-9]", "", token)
-        return f"{token[0]}-{digits[:8]}-{digits[8:]}"
-    if kind == "phone":
-        digits = re.sub(r"[^0-9]", "", token)
-        national = digits[2:] if digits.startswith("58") else digits[1:]
-        return f"+58{national}"
-    return token
-
-
-def _identifier_digits(kind: str, canonical: str) -> str | None:
-    """The bare number of a personal/tax ID, indexed too so ``12345678`` alone still hits."""
-    if kind in {"cedula", "rif"}:
-        return re.sub(r"[^0-9]", "", canonical)
+def _identifier_digits(kind: IdentifierKind, term: str) -> str | None:
+    """The bare number of a cédula/RIF, indexed too so ``12345678`` alone still hits."""
+    if kind is IdentifierKind.NATIONAL_ID:
+        return re.sub(r"[^0-9]", "", term)
     return None
 
 
@@ -134,11 +103,16 @@ def fold_plural(word: str) -> str:
     return word
 
 
-def _identifier_spans(text: str) -> Iterator[tuple[int, int, str, str]]:
-    for match in _IDENTIFIER.finditer(text):
-        kind = match.lastgroup
-        assert kind is not None
-        yield match.start(), match.end(), kind, canonical_identifier(kind, match.group())
+def _identifier_terms(text: str) -> Iterator[tuple[Identifier, str]]:
+    """Each valid identifier of every kind, plan codes included, with its one index term:
+    the canonical key, lower-cased.
+
+    An identifier-shaped typo (``INV-2026-04281``) is no key any chunk can hold, so its text
+    is searched as plain words instead; when in doubt, the text stays searchable.
+    """
+    for identifier in find_identifiers(text, _EVERY_KIND):
+        if identifier.normalized is not None:
+            yield identifier, identifier.normalized.lower()
 
 
 def _words(text: str) -> Iterator[str]:
@@ -162,13 +136,13 @@ def analyze_query(text: str) -> QueryTerms:
     identifiers: dict[str, None] = {}
     words: dict[str, None] = {}
     cursor = 0
-    for start, end, kind, canonical in _identifier_spans(text):
-        words.update(dict.fromkeys(_words(text[cursor:start])))
-        identifiers[canonical] = None
-        digits = _identifier_digits(kind, canonical)
+    for identifier, term in _identifier_terms(text):
+        words.update(dict.fromkeys(_words(text[cursor : identifier.start])))
+        identifiers[term] = None
+        digits = _identifier_digits(identifier.kind, term)
         if digits:
             words[digits] = None
-        cursor = end
+        cursor = identifier.end
     words.update(dict.fromkeys(_words(text[cursor:])))
     return QueryTerms(tuple(identifiers), tuple(w for w in words if w not in identifiers))
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.identifiers import IdentifierKind, find_identifiers, normalize_phone
+from assistant.identifiers import (
+    SUBSCRIBER_KINDS,
+    IdentifierKind,
+    find_identifiers,
+    normalize_phone,
+)
 
 
 def found(text: str) -> list[tuple[str, str, str | None]]:
@@ -80,3 +85,28 @@ def test_figures_dates_and_codes_are_not_identifiers(text: str) -> None:
 ])
 def test_inbound_phones_are_normalised_to_e164(raw: str, e164: str | None) -> None:
     assert normalize_phone(raw) == e164
+
+
+@pytest.mark.parametrize(("text", "literal", "normalized"), [
+    ("el plan PLN-FIBRA-100", "PLN-FIBRA-100", "PLN-FIBRA-100"),
+    ("el plan pln-hogar-60, por favor", "pln-hogar-60", "PLN-HOGAR-60"),
+    ("el plan PLN\u2013FIBRA\u2013300.", "PLN\u2013FIBRA\u2013300", "PLN-FIBRA-300"),
+])
+def test_plan_codes_are_found_only_when_asked_for(
+    text: str, literal: str, normalized: str
+) -> None:
+    assert find_identifiers(text) == []
+    [plan] = find_identifiers(text, frozenset(IdentifierKind))
+    assert (plan.kind, plan.literal, plan.normalized) == (IdentifierKind.PLAN, literal, normalized)
+
+
+def test_asking_for_plan_codes_leaves_the_other_identifiers_unchanged() -> None:
+    text = "cambio PLN-FIBRA-100 de la cuenta 1000004821, cédula V-12.345.678, tel 0412-1234567"
+    everything = find_identifiers(text, frozenset(IdentifierKind))
+    assert [i for i in everything if i.kind is not IdentifierKind.PLAN] == find_identifiers(text)
+    assert IdentifierKind.PLAN not in SUBSCRIBER_KINDS
+
+
+def test_only_the_kinds_asked_for_are_found() -> None:
+    text = "INV-2026-004281 de la cuenta 1000004821"
+    assert [i.literal for i in find_identifiers(text, {IdentifierKind.ACCOUNT})] == ["1000004821"]

@@ -11,9 +11,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
-pytest_plugins = ["pytester"]
-
-
 def test_the_two_commands_are_make_targets_and_ci_runs_the_test_one() -> None:
     assert "make run" in README and "make test" in README
     for target in ("run", "test"):

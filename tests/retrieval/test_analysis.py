@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.identifiers import find_identifiers
 from assistant.retrieval.analysis import analyze_query, canonical_number, fold_plural, index_terms
 
 
@@ -21,6 +22,10 @@ from assistant.retrieval.analysis import analyze_query, canonical_number, fold_p
         ("plan PLN-FIBRA-100", "pln-fibra-100"),
         ("llámame al 0412-1234567", "+584121234567"),
         ("mi número es +58 412 1234567", "+584121234567"),
+        ("factura INV\u20132026\u2013004281", "inv-2026-004281"),
+        ("plan PLN\u2013FIBRA\u2013100", "pln-fibra-100"),
+        ("cédula V 12345678", "v-12345678"),
+        ("oficina 0212-1234567", "+582121234567"),
     ],
 )
 def test_identifiers_become_one_canonical_term(text: str, identifier: str) -> None:
@@ -30,6 +35,22 @@ def test_identifiers_become_one_canonical_term(text: str, identifier: str) -> No
 def test_a_longer_number_is_not_mistaken_for_a_shorter_identifier() -> None:
     assert analyze_query("INV-2026-0042810").identifiers == ()
     assert analyze_query("10000048210").identifiers == ()
+
+
+def test_an_identifier_shaped_typo_is_searched_as_words() -> None:
+    query = analyze_query("factura INV-2026-04281")
+    assert query.identifiers == ()
+    assert query.words == ("factura", "inv", "2026", "04281")
+
+
+def test_an_amount_is_not_mistaken_for_an_account_number() -> None:
+    assert analyze_query("total 1234567890.50").identifiers == ()
+
+
+def test_the_analyzer_and_the_pipeline_agree_on_identifiers() -> None:
+    text = "INV-2026-004281, PAY-0000012345, J-12345678-9, v-12.345.678, 0412-1234567, 1000004821"
+    pipeline_keys = [i.normalized.lower() for i in find_identifiers(text) if i.normalized]
+    assert analyze_query(text).identifiers == tuple(pipeline_keys)
 
 
 def test_neighbouring_invoices_stay_distinct() -> None:

@@ -126,14 +126,15 @@ def test_ingestion_builds_the_hnsw_index_the_vector_leg_uses(pg_dsn: str) -> Non
     assert method == "hnsw" and "kb_chunks_embedding" in plan
 
 
-def test_a_store_of_an_older_schema_is_rebuilt(
-    pg_dsn: str, write_docs: Callable[[dict[str, str]], Path]
+@pytest.mark.parametrize("version", ["schema", "analyzer"])
+def test_a_store_of_an_older_schema_or_analyzer_is_rebuilt(
+    pg_dsn: str, write_docs: Callable[[dict[str, str]], Path], version: str
 ) -> None:
     folder = write_docs({"es/a.md": "# A\n\n## Uno\n\nPrimero.\n"})
     store = open_store(pg_dsn)
     ingest_folder(store, folder, HashingEmbedder())
     with psycopg.connect(pg_dsn, autocommit=True) as db:
-        db.execute("UPDATE kb_meta SET value = '1' WHERE key = 'schema'")
+        db.execute("UPDATE kb_meta SET value = '1' WHERE key = %s", (version,))
     report = ingest_folder(store, folder, HashingEmbedder())
     assert (report.added, report.unchanged) == (1, 0)
     store.close()

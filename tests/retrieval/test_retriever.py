@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
 from assistant.retrieval import (
     EmbedderMismatchError,
     HybridRetriever,
     QueryError,
+    StoreError,
     open_retriever,
 )
 from assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
@@ -97,6 +102,22 @@ def test_a_file_store_is_reused_without_re_embedding(tmp_path) -> None:  # type:
     with open_retriever(dsn, knowledge=None) as reopened:
         assert reopened.store.count() > 0
         assert reopened.search("zelle") == expected
+
+
+def test_a_file_store_indexed_by_another_analyzer_is_rebuilt(
+    tmp_path: Path, write_docs: Callable[[dict[str, str]], Path]
+) -> None:
+    """Terms from an older analyzer would miss identifiers a new query asks for."""
+    folder = write_docs({"es/a.md": "# A\n\n## Fiscal\n\nRIF J\u201312345678\u20139.\n"})
+    dsn = f"sqlite:///{tmp_path}/kb.sqlite3"
+    open_retriever(dsn, knowledge=folder).close()
+    with sqlite3.connect(tmp_path / "kb.sqlite3") as db:
+        db.execute("UPDATE kb_meta SET value = '1' WHERE key = 'analyzer'")
+    with pytest.raises(StoreError, match="re-ingest"):
+        open_retriever(dsn, knowledge=None)
+    with open_retriever(dsn, knowledge=folder) as rebuilt:
+        [found] = rebuilt.search("J-12345678-9")
+    assert found.matched_by_text
 
 
 def test_a_search_sees_what_was_written_after_the_previous_search(

@@ -10,9 +10,10 @@ corpus and query.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
+from assistant.retrieval.analysis import ANALYZER_VERSION
 from assistant.retrieval.embedders.base import Vectors
 from assistant.retrieval.records import Chunk
 from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
@@ -24,6 +25,23 @@ different orders, and the last bits must not reorder two chunks between backends
 
 def rounded(score: float) -> float:
     return round(float(score), SCORE_DECIMALS)
+
+
+def store_metadata(embedder_identity: str, dimension: int) -> list[tuple[str, str]]:
+    """What a store records when it is reset: whose vectors it holds, their size, and which
+    analyzer version produced its terms."""
+    return [
+        ("embedder", embedder_identity),
+        ("dimension", str(dimension)),
+        ("analyzer", ANALYZER_VERSION),
+    ]
+
+
+def current_embedder(metadata: Mapping[str, str]) -> str | None:
+    """The embedder a store's metadata names, or None when its terms came from another
+    analyzer version: such a store reads as built by an older version, so searching it asks
+    for re-ingestion and the next ingestion rebuilds it instead of mixing two term sets."""
+    return metadata.get("embedder") if metadata.get("analyzer") == ANALYZER_VERSION else None
 
 
 def nearest_key(item: tuple[str, float]) -> tuple[float, str]:

@@ -32,7 +32,12 @@ from typing import Any
 import numpy as np
 
 from assistant.retrieval.analysis import index_terms
-from assistant.retrieval.backends.base import nearest_key, rounded
+from assistant.retrieval.backends.base import (
+    current_embedder,
+    nearest_key,
+    rounded,
+    store_metadata,
+)
 from assistant.retrieval.dsn import redact_dsn
 from assistant.retrieval.embedders.base import Vectors
 from assistant.retrieval.errors import StoreError
@@ -86,7 +91,7 @@ class PostgresStore:
         rows = dict(self._db.execute("SELECT key, value FROM kb_meta").fetchall())
         if rows.get("schema") != SCHEMA_VERSION or not self._has_chunks_table():
             return None
-        return rows.get("embedder")
+        return current_embedder(rows)
 
     def _has_chunks_table(self) -> bool:
         return self._db.execute("SELECT to_regclass('kb_chunks') IS NOT NULL").fetchone()[0]
@@ -108,8 +113,7 @@ class PostgresStore:
             )
             self._db.execute("CREATE INDEX kb_chunks_terms ON kb_chunks USING gin (terms)")
             for key, value in (
-                ("embedder", embedder_identity),
-                ("dimension", str(dimension)),
+                *store_metadata(embedder_identity, dimension),
                 ("schema", SCHEMA_VERSION),
             ):
                 self._db.execute(

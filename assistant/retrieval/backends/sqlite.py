@@ -24,7 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from assistant.retrieval.analysis import index_terms
-from assistant.retrieval.backends.base import SCORE_DECIMALS, nearest_key, rounded
+from assistant.retrieval.backends.base import (
+    SCORE_DECIMALS,
+    current_embedder,
+    nearest_key,
+    rounded,
+    store_metadata,
+)
 from assistant.retrieval.backends.sqlite_snapshot import Snapshot
 from assistant.retrieval.embedders.base import Vectors
 from assistant.retrieval.errors import StoreError
@@ -86,8 +92,8 @@ class SqliteStore:
             self._cache = None
 
     def embedder_identity(self) -> str | None:
-        row = self._db.execute("SELECT value FROM kb_meta WHERE key = 'embedder'").fetchone()
-        return None if row is None else str(row[0])
+        with self._lock:
+            return current_embedder(dict(self._db.execute("SELECT key, value FROM kb_meta")))
 
     def reset(self, embedder_identity: str, dimension: int) -> None:
         with self._write() as db:
@@ -95,7 +101,7 @@ class SqliteStore:
             db.execute("DELETE FROM kb_terms")
             db.executemany(
                 "INSERT OR REPLACE INTO kb_meta (key, value) VALUES (?, ?)",
-                [("embedder", embedder_identity), ("dimension", str(dimension))],
+                store_metadata(embedder_identity, dimension),
             )
 
     def chunk_ids(self) -> set[str]:

@@ -1,3 +1,0 @@
-"""The plugin's own tests run small user suites with `pytester`."""
-
-pytest_plugins = ["pytester"]
