@@ -1,8 +1,9 @@
 """Structured logs: one JSON object per line, identifiers masked on the way out.
 
-Masking happens in the formatter, so no call site can forget it: whatever a message or a
-field carries (a path with an account number, a lookup by phone), the line written has it
-masked.
+Masking happens where a line is built (`_line`, shared by the formatter and by the
+handler's direct path for the per-request line), so no call site can forget it: whatever
+a message or a field carries (a path with an account number, a lookup by phone), the line
+written has it masked.
 """
 
 from __future__ import annotations
@@ -27,55 +28,118 @@ MASKED_FIELDS = frozenset({"request_id", "path", "query"})
 """Fields that can carry client text; the others are codes, numbers and kinds we set."""
 
 
-class JsonFormatter(logging.Formatter):
-    """A log record as one JSON line (the request line is written on every request, so
-    the timestamp's seconds part is formatted once per second)."""
+class _Timestamps:
+    """ISO-8601 UTC with milliseconds; the seconds part is formatted once per second (the
+    request line is written on every request)."""
 
     def __init__(self) -> None:
-        super().__init__()
         self._second, self._prefix = -1, ""
 
-    def _timestamp(self, record: logging.LogRecord) -> str:
-        second = int(record.created)
+    def format(self, created: float) -> str:
+        second = int(created)
         if second != self._second:
             self._second = second
             self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        return f"{self._prefix}.{int(record.msecs):03d}Z"
+        return f"{self._prefix}.{int((created - second) * 1000):03d}Z"
+
+
+def _line(
+    timestamps: _Timestamps, created: float, level: str, logger: str, message: str,
+    fields: Mapping[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The JSON object of one line: the record's own keys, then the known `fields` it
+    carries, client text masked."""
+    line: dict[str, Any] = {
+        "ts": timestamps.format(created),
+        "level": level,
+        "logger": logger,
+        "message": mask(message),
+    }
+    for name in FIELDS:
+        if name in fields:
+            value = fields[name]
+            line[name] = mask(value) if name in MASKED_FIELDS and value else value
+    return line
+
+
+class JsonFormatter(logging.Formatter):
+    """A log record as one JSON line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._timestamps = _Timestamps()
 
     def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
-            "ts": self._timestamp(record),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": mask(record.getMessage()),
-        }
-        fields = record.__dict__
-        for name in FIELDS:
-            if name in fields:
-                value = fields[name]
-                line[name] = mask(value) if name in MASKED_FIELDS and value else value
+        line = _line(
+            self._timestamps,
+            record.created,
+            record.levelname.lower(),
+            record.name,
+            record.getMessage(),
+            record.__dict__,
+        )
         if record.exc_info:
             line["exception"] = mask(self.formatException(record.exc_info))
         return orjson.dumps(line).decode()
 
 
-def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) -> None:
-    """An INFO record carrying `fields`, handed to `logger`'s handlers.
+class JsonLinesHandler(logging.StreamHandler[TextIO]):
+    """The handler `configure_logging` installs: records as JSON lines on a stream, plus
+    `write_info`, which writes the line of an INFO message straight from its fields.
 
-    The same record `logger.info(message, extra=fields)` makes, minus the caller's file and
-    line (no formatter here prints them): that stack walk is skipped for a line written on
-    every request.
+    `write_info` is the per-request path: the same bytes `handle` would write for the
+    record, without building the `LogRecord` and walking `logging`'s dispatch for it.
     """
-    if logger.isEnabledFor(logging.INFO):
-        logger.handle(
-            logger.makeRecord(logger.name, logging.INFO, "", 0, message, (), None, extra=fields)
-        )
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(stream)
+        self.setFormatter(JsonFormatter())
+        self._timestamps = _Timestamps()
+
+    def write_info(self, logger: str, message: str, fields: Mapping[str, Any]) -> bool:
+        """Write the line; False when that failed (a closed stream, a broken pipe, a field
+        orjson cannot encode), so the caller hands a record to `handle`, whose error
+        handling reports it as usual."""
+        try:
+            line = _line(self._timestamps, time.time(), "info", logger, message, fields)
+            text = orjson.dumps(line).decode() + self.terminator
+            with self.lock:  # type: ignore[union-attr]
+                self.stream.write(text)
+                self.stream.flush()
+        except Exception:  # noqa: BLE001 - a log line must never fail the request
+            return False
+        return True
+
+
+def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) -> None:
+    """An INFO line carrying `fields`, as `logger.info(message, extra=fields)` would log it.
+
+    When the logger's only destination is the `JsonLinesHandler` `configure_logging` set up
+    (no filters anywhere), the handler writes the line directly; otherwise (a test or an
+    embedding application added its own handler or filter) a record goes through `logging`
+    as usual, minus the caller's file and line (no formatter here prints them).
+    """
+    if not logger.isEnabledFor(logging.INFO):
+        return
+    handlers = logger.handlers
+    if (
+        len(handlers) == 1
+        and type(handler := handlers[0]) is JsonLinesHandler
+        and not logger.propagate
+        and not logger.filters
+        and not handler.filters
+        and handler.level <= logging.INFO
+        and handler.write_info(logger.name, message, fields)
+    ):
+        return
+    logger.handle(
+        logger.makeRecord(logger.name, logging.INFO, "", 0, message, (), None, extra=fields)
+    )
 
 
 def configure_logging(level: str = "info", stream: TextIO | None = None) -> None:
     """JSON lines on stderr for the simulator's logger and uvicorn's error logger."""
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler = JsonLinesHandler(stream or sys.stderr)
     for name in ("billing_sim", "uvicorn.error"):
         logger = logging.getLogger(name)
         logger.handlers = [handler]

@@ -8,6 +8,7 @@ runs on every request, so it only reads the scope and rewrites the start message
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from typing import Any
@@ -59,18 +60,19 @@ class RequestContextMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            log_fields(
-                self.runtime.log,
-                "request",
-                {
-                    "request_id": request_id,
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "query": scope.get("query_string", b"").decode("latin-1"),
-                    "operation_id": state.get("operation_id"),
-                    "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 3),
-                    "tenant": state.get("tenant"),
-                    "faults": state.get("faults", []),
-                },
-            )
+            if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
+                log_fields(
+                    self.runtime.log,
+                    "request",
+                    {
+                        "request_id": request_id,
+                        "method": scope["method"],
+                        "path": scope["path"],
+                        "query": scope.get("query_string", b"").decode("latin-1"),
+                        "operation_id": state.get("operation_id"),
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 3),
+                        "tenant": state.get("tenant"),
+                        "faults": state.get("faults", []),
+                    },
+                )

@@ -92,7 +92,7 @@ class CompiledValidator:
 
     def validate_request(self, operation_id: str, request: IncomingRequest) -> ValidatedRequest:
         compiled = self._operations[operation_id]
-        result = ValidatedRequest()
+        accepted: dict[str, dict[str, Any]] = {"path": {}, "query": {}, "header": {}}
         errors: list[FieldError] = []
         sources = {"path": request.path_params, "header": request.headers}
         for parameter, validator in compiled.parameters:
@@ -105,7 +105,7 @@ class CompiledValidator:
                 raw = values[0] if values else None
             else:
                 raw = sources[parameter.location].get(parameter.name)
-            target = getattr(result, parameter.location)
+            target = accepted[parameter.location]
             if raw is None:
                 if parameter.required:
                     errors.append(FieldError(field, "is required"))
@@ -123,7 +123,7 @@ class CompiledValidator:
         body = self._body(compiled, request, errors)
         if errors:
             raise RequestRejected(errors)
-        return ValidatedRequest(result.path, result.query, result.header, body)
+        return ValidatedRequest(accepted["path"], accepted["query"], accepted["header"], body)
 
     def _body(
         self, compiled: _CompiledOperation, request: IncomingRequest, errors: list[FieldError]
