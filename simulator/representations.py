@@ -12,8 +12,9 @@ from simulator.state.money import to_wire
 
 
 def timestamp(moment: datetime) -> str:
-    """RFC 3339 in UTC with a `Z`, second precision."""
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    """RFC 3339 in UTC with a `Z`, second precision (`isoformat` of the naive UTC moment:
+    the same text as strftime for years 1000–9999, at a fraction of its cost)."""
+    return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
 
 
 def customer_view(customer: Customer) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
-from simulator.state.money import ZERO, total
+from simulator.state.money import ZERO, cents
 
 TAXED_KINDS = frozenset(
     {"plan_charge", "proration", "installation", "equipment", "reconnection", "discount"}
@@ -99,6 +99,10 @@ class Customer:
     """Kinds (`installation`, `equipment`, `reconnection`) to bill on the next invoice."""
 
 
+OPEN_STATUSES = frozenset({"open", "overdue"})
+"""Invoice statuses that count in the balance and receive payments."""
+
+
 @dataclass(slots=True)
 class LineItem:
     kind: str
@@ -121,17 +125,29 @@ class Invoice:
     amount_paid: Decimal = ZERO
     revision: int = 1
 
+    def _sums(self) -> tuple[Decimal, Decimal]:
+        """(subtotal, tax) in one walk of the lines: the balance of every request needs
+        them, so each figure is not summed on its own."""
+        subtotal = tax = ZERO
+        for line in self.line_items:
+            if line.kind == "tax":
+                tax += line.amount
+            else:
+                subtotal += line.amount
+        return cents(subtotal), cents(tax)
+
     @property
     def subtotal(self) -> Decimal:
-        return total(line.amount for line in self.line_items if line.kind != "tax")
+        return self._sums()[0]
 
     @property
     def tax(self) -> Decimal:
-        return total(line.amount for line in self.line_items if line.kind == "tax")
+        return self._sums()[1]
 
     @property
     def total(self) -> Decimal:
-        return self.subtotal + self.tax
+        subtotal, tax = self._sums()
+        return subtotal + tax
 
     @property
     def amount_due(self) -> Decimal:
@@ -140,7 +156,7 @@ class Invoice:
     @property
     def is_open(self) -> bool:
         """Open or overdue: counts in the balance and receives payments."""
-        return self.status in ("open", "overdue")
+        return self.status in OPEN_STATUSES
 
 
 @dataclass(slots=True)

@@ -26,8 +26,10 @@ def total(amounts: Iterable[Decimal]) -> Decimal:
 
 
 def to_wire(amount: Decimal) -> str:
-    """The contract's `Amount` string: exactly two decimals, never `-0.00`."""
-    quantised = cents(amount)
-    if quantised == ZERO:
-        quantised = ZERO
-    return f"{quantised:.2f}"
+    """The contract's `Amount` string: exactly two decimals, never `-0.00`.
+
+    `str` of a Decimal quantised to cents is always plain notation (its exponent is -2),
+    and it is several times cheaper than format(); every money field of every response
+    goes through here."""
+    quantised = amount.quantize(CENT, rounding=ROUND_HALF_UP)  # `cents`, minus a call
+    return str(quantised) if quantised else "0.00"

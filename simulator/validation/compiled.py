@@ -68,17 +68,21 @@ def _cast(parameter: Parameter, raw: str) -> tuple[Any, str | None]:
 
 
 class _CompiledOperation:
+    """Everything the checks need, worked out once: validators, field names, header keys."""
+
     def __init__(self, operation: Operation) -> None:
         self.operation = operation
-        self.parameters = [(p, _compile(p.schema)) for p in operation.parameters]
+        self.parameters = [
+            (p, _compile(p.schema), f"{p.location}.{p.name}") for p in operation.parameters
+        ]
         self.body = _compile(operation.body_schema) if operation.body_schema is not None else None
         self.responses = {
             status: (
                 {media: _compile(schema) for media, schema in spec.content.items()},
-                {
-                    name.lower(): (Parameter(name, "header", required, schema), _compile(schema))
+                [
+                    (name.lower(), Parameter(name, "header", required, schema), _compile(schema))
                     for name, (required, schema) in spec.headers.items()
-                },
+                ],
             )
             for status, spec in operation.responses.items()
         }
@@ -95,8 +99,7 @@ class CompiledValidator:
         accepted: dict[str, dict[str, Any]] = {"path": {}, "query": {}, "header": {}}
         errors: list[FieldError] = []
         sources = {"path": request.path_params, "header": request.headers}
-        for parameter, validator in compiled.parameters:
-            field = f"{parameter.location}.{parameter.name}"
+        for parameter, validator, field in compiled.parameters:
             if parameter.location == "query":
                 values = [value for name, value in request.query if name == parameter.name]
                 if len(values) > 1:
@@ -116,10 +119,12 @@ class CompiledValidator:
             if problem is not None:
                 errors.append(FieldError(field, problem))
                 continue
-            found = _schema_messages(validator, value, field)
-            errors.extend(FieldError(field, e.message) for e in found)
-            if not found:
+            if validator.is_valid(value):
                 target[parameter.name] = value
+            else:
+                errors.extend(
+                    FieldError(field, e.message) for e in _schema_messages(validator, value, field)
+                )
         body = self._body(compiled, request, errors)
         if errors:
             raise RequestRejected(errors)
@@ -168,7 +173,7 @@ class CompiledValidator:
         media_validators, header_specs = compiled.responses[status]
         problems = []
         lowered = {name.lower(): value for name, value in headers.items()}
-        for key, (spec, validator) in header_specs.items():
+        for key, spec, validator in header_specs:
             if key not in lowered:
                 if spec.required:
                     problems.append(f"header {spec.name} is missing")
@@ -192,7 +197,7 @@ class CompiledValidator:
                         parsed = json.loads(body)
                     except ValueError:
                         problems.append("body is not valid JSON")
-                if parsed is not None:
+                if parsed is not None and not validator.is_valid(parsed):
                     problems.extend(
                         e.field + ": " + e.message
                         for e in _schema_messages(validator, parsed, "body")
