@@ -305,8 +305,8 @@ def main() -> None:
     parser.add_argument(
         "--http",
         choices=["h11", "httptools"],
-        default="h11",
-        help="uvicorn HTTP parser for every server (h11: the project's declared dependencies)",
+        default="httptools",
+        help="uvicorn HTTP parser for every server (httptools: what `billing-sim serve` runs)",
     )
     parser.add_argument(
         "--load",

@@ -19,7 +19,8 @@ def uvicorn_config(
     app: ASGIApp, host: str = "127.0.0.1", port: int = 8080, log_level: str = "info"
 ) -> uvicorn.Config:
     """uvicorn settings the simulator expects: our own request log (uvicorn's access log
-    would print unmasked paths), no lifespan needed, HTTP/1.1 via h11."""
+    would print unmasked paths), no lifespan needed, uvicorn's HTTP/1.1 parser of choice
+    (httptools, a declared dependency; h11 where it is missing)."""
     return uvicorn.Config(
         app,
         host=host,
