@@ -36,16 +36,23 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered) + 0.5) - 1))]
 
 
-def _messages(samples: dict[str, Any], invoice: str) -> list[tuple[str, str, Callable[
-        [Capabilities, str], ToolResult | None]]]:
+def _messages(
+    samples: dict[str, Any], invoice: str
+) -> list[tuple[str, str, Callable[[Capabilities, str], ToolResult | None]]]:
     """(label, message, the billing call that answers it) — one per intent."""
     return [
         ("balance", "¿Cuánto debo?", lambda c, a: c.balance(a)),
         ("invoices", "muéstrame mis facturas", lambda c, a: c.invoices(a)),
-        ("invoice", f"¿cuánto es la factura {invoice}?",
-         lambda c, a: c.invoice_by_number(a, invoice)),
-        ("not found", "factura INV-1999-000001",
-         lambda c, a: c.invoice_by_number(a, "INV-1999-000001")),
+        (
+            "invoice",
+            f"¿cuánto es la factura {invoice}?",
+            lambda c, a: c.invoice_by_number(a, invoice),
+        ),
+        (
+            "not found",
+            "factura INV-1999-000001",
+            lambda c, a: c.invoice_by_number(a, "INV-1999-000001"),
+        ),
         ("last payment", "when was my last payment?", lambda c, a: c.last_payment(a)),
         ("plan", "¿qué plan tengo?", lambda c, a: c.plan(a)),
         ("bill change", "why is my bill higher?", lambda c, a: c.bill_change(a)),
@@ -56,8 +63,12 @@ def _messages(samples: dict[str, Any], invoice: str) -> list[tuple[str, str, Cal
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30, help="turns per message (default 30)")
-    parser.add_argument("--customers", type=int, default=None,
-                        help="customers per tenant (default: the simulator's, 300)")
+    parser.add_argument(
+        "--customers",
+        type=int,
+        default=None,
+        help="customers per tenant (default: the simulator's, 300)",
+    )
     args = parser.parse_args()
 
     with start_local_simulator(customers_per_tenant=args.customers) as sim:
@@ -65,8 +76,10 @@ def main() -> None:
         customer = tenant["samples"]["open_invoice"]
         phone, account = customer["phone"], customer["account_number"]
         config = AssistantConfig(base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
-        with open_assistant(config, transport=sim.transport) as assistant, \
-                BillingClient(LOCAL_BASE_URL, tenant["api_key"], transport=sim.transport) as raw:
+        with (
+            open_assistant(config, transport=sim.transport) as assistant,
+            BillingClient(LOCAL_BASE_URL, tenant["api_key"], transport=sim.transport) as raw,
+        ):
             pipeline, capabilities = assistant.pipeline, Capabilities(raw)
             invoice = capabilities.invoices(account).data["invoices"][0]["invoice_number"]
             messages = _messages(tenant["samples"], invoice)
@@ -93,18 +106,31 @@ def main() -> None:
         everything += turns[label]
         baseline += base[label]
         p50, b50 = statistics.median(turns[label]), statistics.median(base[label])
-        table.add_row(label, f"{p50:.1f} ms", f"{_percentile(turns[label], 0.95):.1f} ms",
-                      f"{b50:.1f} ms", f"{p50 / b50:.2f}×")
+        table.add_row(
+            label,
+            f"{p50:.1f} ms",
+            f"{_percentile(turns[label], 0.95):.1f} ms",
+            f"{b50:.1f} ms",
+            f"{p50 / b50:.2f}×",
+        )
     p50, p95 = statistics.median(everything), _percentile(everything, 0.95)
     b50, b95 = statistics.median(baseline), _percentile(baseline, 0.95)
-    table.add_row("all turns", f"{p50:.1f} ms", f"{p95:.1f} ms", f"{b50:.1f} ms",
-                  f"{p50 / b50:.2f}×", style="bold")
+    table.add_row(
+        "all turns",
+        f"{p50:.1f} ms",
+        f"{p95:.1f} ms",
+        f"{b50:.1f} ms",
+        f"{p50 / b50:.2f}×",
+        style="bold",
+    )
     console = Console()
     console.print(table)
     verdict = "meets" if p95 < TARGET_P95_MS else "MISSES"
-    console.print(f"p95 turn latency {p95:.1f} ms {verdict} the {TARGET_P95_MS:.0f} ms target; "
-                  f"baseline (billing calls alone) p50 {b50:.1f} ms, p95 {b95:.1f} ms; "
-                  f"ratio p95 {p95 / b95:.2f}×")
+    console.print(
+        f"p95 turn latency {p95:.1f} ms {verdict} the {TARGET_P95_MS:.0f} ms target; "
+        f"baseline (billing calls alone) p50 {b50:.1f} ms, p95 {b95:.1f} ms; "
+        f"ratio p95 {p95 / b95:.2f}×"
+    )
 
 
 if __name__ == "__main__":

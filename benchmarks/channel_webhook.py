@@ -41,9 +41,20 @@ from assistant.turn import Action, TurnResult
 NUMBER = "100000000000001"
 SECRET = "bench-secret"
 ENVIRONMENT = {"V": "v", "S": SECRET, "T": "t", "B": "b", "A": "a"}
-CONFIG = {"verify_token_env": "V", "graph_api_url": "http://graph.local/v21.0", "tenants": [{
-    "tenant": "fibranet", "phone_number_ids": [NUMBER], "app_secret_env": "S",
-    "access_token_env": "T", "billing_api_key_env": "B", "agent_token_env": "A"}]}
+CONFIG = {
+    "verify_token_env": "V",
+    "graph_api_url": "http://graph.local/v21.0",
+    "tenants": [
+        {
+            "tenant": "fibranet",
+            "phone_number_ids": [NUMBER],
+            "app_secret_env": "S",
+            "access_token_env": "T",
+            "billing_api_key_env": "B",
+            "agent_token_env": "A",
+        }
+    ],
+}
 
 
 class TimedTurn:
@@ -60,6 +71,7 @@ class TimedTurn:
 def graph_client() -> httpx.AsyncClient:
     def accept(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, json={"messages": [{"id": "wamid.B"}]})
+
     return httpx.AsyncClient(transport=httpx.MockTransport(accept))
 
 
@@ -127,10 +139,13 @@ def phones(count: int, offset: int) -> list[str]:
 def ack_times(messages: int, turn: TimedTurn, folder: Path) -> tuple[list[float], list[float]]:
     store = open_conversation_store(f"sqlite:///{folder / 'ack.sqlite3'}")
     with serving(build_app(store, turn, workers=4)) as base, httpx.Client() as http:
-        acks = [post(http, f"{base}/webhook", phone, n)
-                for n, phone in enumerate(phones(messages, 0))]
-        inline = [post(http, f"{base}/inline-webhook", phone, n)
-                  for n, phone in enumerate(phones(messages, 10_000))]
+        acks = [
+            post(http, f"{base}/webhook", phone, n) for n, phone in enumerate(phones(messages, 0))
+        ]
+        inline = [
+            post(http, f"{base}/inline-webhook", phone, n)
+            for n, phone in enumerate(phones(messages, 10_000))
+        ]
         wait_until_done(store)
     store.close()
     return acks, inline
@@ -165,14 +180,20 @@ def main() -> None:
         single = drain_time(args.messages, turn, 1, folder)
         parallel = drain_time(args.messages, turn, args.workers, folder)
     print(f"{args.messages} deliveries, turn {args.turn_ms:.0f} ms, SQLite file store, loopback")
-    print(f"ack (stored, queued)    p50 {milliseconds(acks, 0.5):7.2f} ms   "
-          f"p95 {milliseconds(acks, 0.95):7.2f} ms")
-    print(f"baseline: turn inline   p50 {milliseconds(inline, 0.5):7.2f} ms   "
-          f"p95 {milliseconds(inline, 0.95):7.2f} ms")
+    print(
+        f"ack (stored, queued)    p50 {milliseconds(acks, 0.5):7.2f} ms   "
+        f"p95 {milliseconds(acks, 0.95):7.2f} ms"
+    )
+    print(
+        f"baseline: turn inline   p50 {milliseconds(inline, 0.5):7.2f} ms   "
+        f"p95 {milliseconds(inline, 0.95):7.2f} ms"
+    )
     print(f"  → acknowledged {statistics.median(inline) / statistics.median(acks):.1f}x sooner")
     print(f"drain, 1 worker          {single:6.2f} s  ({args.messages / single:6.1f} msg/s)")
-    print(f"drain, {args.workers} workers         {parallel:6.2f} s  "
-          f"({args.messages / parallel:6.1f} msg/s)  → {single / parallel:.1f}x")
+    print(
+        f"drain, {args.workers} workers         {parallel:6.2f} s  "
+        f"({args.messages / parallel:6.1f} msg/s)  → {single / parallel:.1f}x"
+    )
 
 
 if __name__ == "__main__":
