@@ -17,6 +17,7 @@ everything else is hand-written. See `client/README.md`.
 from client.asgi import BlockingASGITransport
 from client.async_client import AsyncBillingClient
 from client.breaker import BreakerConfig, CircuitBreaker, CircuitState
+from client.breaker_window import FailureRateTrip
 from client.capabilities import AsyncCapabilities, Capabilities
 from client.errors import (
     APIConnectionError,
@@ -74,6 +75,7 @@ __all__ = [
     "ContractViolationError",
     "Customer",
     "CustomerNotFoundError",
+    "FailureRateTrip",
     "FieldProblem",
     "Health",
     "IdempotencyConflictError",

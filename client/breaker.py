@@ -2,7 +2,7 @@
 
 ```
 CLOSED ──N consecutive infrastructure failures──► OPEN ──reset_timeout──► HALF_OPEN
-   ▲                                                ▲                         │
+   ▲     or a failure rate over a time window       ▲                         │
    └──────────── probe succeeded ───────────────────┼─────────────────────────┤
                                                     └──── probe failed ───────┘
 ```
@@ -15,7 +15,14 @@ pybreaker does, serialises every call through it), and the lock is never held ac
 
 Decisions, and their bias:
 - Only infrastructure failures count. A business "no" proves the API works, so it counts
-  as a success (resets the failure streak, closes a probe).
+  as a success (resets the failure streak, lowers the failure rate, closes a probe).
+- Two trips, either or both (it opens on whichever fires first): a streak of consecutive
+  failures catches a hard outage in a few calls; a failure rate over a sliding time window
+  (`client.breaker_window`) catches a flaky API whose failures come between successes, so
+  never make a streak. The default is the streak alone. The rate is judged when a failure
+  is recorded: a success never opens the circuit.
+- Opening forgets the streak and the window, so a circuit that closes again starts from a
+  clean slate: a recovered API is not sent back to OPEN by failures from before the outage.
 - One probe at a time in HALF_OPEN: every other caller fails fast until it reports.
 - A failed probe reopens at once: if the probe fails the API is still bad, and spending
   the rest of the threshold to confirm it only costs more subscribers a timeout.
@@ -33,6 +40,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 
+from client.breaker_window import (
+    EMPTY_WINDOW,
+    FailureRateTrip,
+    OutcomeWindow,
+    recorded,
+    tripped,
+)
+from client.config_checks import check_count, check_seconds
 from client.errors import CircuitOpenError
 
 logger = logging.getLogger("client.breaker")
@@ -52,12 +67,30 @@ class Admission(Enum):
 
 @dataclass(frozen=True, slots=True)
 class BreakerConfig:
-    failure_threshold: int = 5
+    """When to open, and how long to stay open before a probe.
+
+    `failure_threshold` consecutive infrastructure failures open the circuit (None turns
+    that trip off); `failure_rate` opens it on a share of failures over a time window (off
+    unless given). At least one trip must be on.
+    """
+
+    failure_threshold: int | None = 5
     reset_timeout: float = 30.0
+    failure_rate: FailureRateTrip | None = None
 
     def __post_init__(self) -> None:
-        if self.failure_threshold < 1 or self.reset_timeout <= 0:
-            raise ValueError("need failure_threshold >= 1 and reset_timeout > 0")
+        if self.failure_threshold is not None:
+            check_count("BreakerConfig.failure_threshold", self.failure_threshold)
+        check_seconds("BreakerConfig.reset_timeout", self.reset_timeout)
+        if self.failure_rate is not None and not isinstance(self.failure_rate, FailureRateTrip):
+            raise ValueError(
+                f"BreakerConfig.failure_rate must be a FailureRateTrip or None, "
+                f"got {self.failure_rate!r}"
+            )
+        if self.failure_threshold is None and self.failure_rate is None:
+            raise ValueError(
+                "BreakerConfig needs a trip: set failure_threshold or failure_rate (or both)"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +100,7 @@ class BreakerSnapshot:
     opened_at: float = 0.0
     probe_in_flight: bool = False
     generation: int = 0
+    window: OutcomeWindow = EMPTY_WINDOW
 
 
 def _open(snapshot: BreakerSnapshot, now: float) -> BreakerSnapshot:
@@ -92,14 +126,44 @@ def admit(
     return replace(snapshot, probe_in_flight=True), Admission.PROBE
 
 
-def succeeded(snapshot: BreakerSnapshot, generation: int) -> BreakerSnapshot:
-    """A call of `generation` got an answer from the API (data or a business "no")."""
+def _counted(
+    window: OutcomeWindow, now: float | None, failed: bool, config: BreakerConfig | None
+) -> OutcomeWindow:
+    """`window` with this outcome in it, when the config has a rate trip to feed."""
+    trip = config.failure_rate if config is not None else None
+    if trip is None:
+        return window
+    if now is None:
+        raise TypeError("a breaker with a failure_rate needs the time of every outcome")
+    return recorded(window, now, failed, trip)
+
+
+def _trips(consecutive_failures: int, window: OutcomeWindow, config: BreakerConfig) -> bool:
+    threshold, trip = config.failure_threshold, config.failure_rate
+    return (threshold is not None and consecutive_failures >= threshold) or (
+        trip is not None and tripped(window, trip)
+    )
+
+
+def succeeded(
+    snapshot: BreakerSnapshot,
+    generation: int,
+    now: float | None = None,
+    config: BreakerConfig | None = None,
+) -> BreakerSnapshot:
+    """A call of `generation` got an answer from the API (data or a business "no").
+
+    `now` and `config` matter only to a failure-rate window, which counts the success; a
+    breaker with only the consecutive trip needs neither.
+    """
     if generation != snapshot.generation:
         return snapshot
     if snapshot.state is CircuitState.HALF_OPEN:
         return BreakerSnapshot(generation=snapshot.generation + 1)
-    if snapshot.state is CircuitState.CLOSED and snapshot.consecutive_failures:
-        return replace(snapshot, consecutive_failures=0)
+    if snapshot.state is CircuitState.CLOSED:
+        window = _counted(snapshot.window, now, False, config)
+        if snapshot.consecutive_failures or window is not snapshot.window:
+            return replace(snapshot, consecutive_failures=0, window=window)
     return snapshot
 
 
@@ -113,9 +177,10 @@ def failed(
         return _open(snapshot, now)
     if snapshot.state is CircuitState.CLOSED:
         failures = snapshot.consecutive_failures + 1
-        if failures >= config.failure_threshold:
+        window = _counted(snapshot.window, now, True, config)
+        if _trips(failures, window, config):
             return _open(snapshot, now)
-        return replace(snapshot, consecutive_failures=failures)
+        return replace(snapshot, consecutive_failures=failures, window=window)
     return snapshot
 
 
@@ -184,7 +249,8 @@ class CircuitBreaker:
         return Ticket(after.generation, admission is Admission.PROBE)
 
     def record_success(self, ticket: Ticket) -> None:
-        self._transition(lambda s: succeeded(s, ticket.generation))
+        now = self._clock()
+        self._transition(lambda s: succeeded(s, ticket.generation, now, self.config))
 
     def record_failure(self, ticket: Ticket) -> None:
         now = self._clock()

@@ -33,6 +33,7 @@ from client.breaker import (
 )
 from tests.client import payloads
 from tests.client.conftest import FakeClock
+from tests.client.together import admitted, at_once
 
 CONFIG = BreakerConfig(failure_threshold=3, reset_timeout=30.0)
 A = payloads.ACCOUNT
@@ -127,19 +128,7 @@ def test_threads_in_half_open_send_one_probe(clock: FakeClock) -> None:
     for _ in range(3):
         breaker.record_failure(breaker.acquire())
     clock.advance(30.0)
-    start = threading.Barrier(16)
-
-    def try_acquire(_: int) -> bool:
-        start.wait(timeout=5)
-        try:
-            breaker.acquire()
-        except CircuitOpenError:
-            return False
-        return True
-
-    with ThreadPoolExecutor(16) as pool:
-        admitted = list(pool.map(try_acquire, range(16)))
-    assert admitted.count(True) == 1
+    assert at_once(16, lambda: admitted(breaker)).count(True) == 1
 
 
 def test_the_lock_is_not_held_during_a_call(clock: FakeClock) -> None:
