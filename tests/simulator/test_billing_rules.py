@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulator.state import billing
 from simulator.state.identifiers import one_digit_apart, rif, transposed
 from simulator.state.models import Invoice, LineItem
-from simulator.state.money import to_wire
+from simulator.state.money import MAX_AMOUNT, cents, to_wire
+
+AMOUNT_PATTERN = re.compile(r"^-?(0|[1-9][0-9]{0,11})\.[0-9]{2}$")
+"""The contract's `Amount` pattern."""
 
 
 @pytest.mark.parametrize(
@@ -75,6 +81,17 @@ def test_money_on_the_wire_has_two_decimals_and_no_negative_zero() -> None:
     assert to_wire(Decimal(5)) == "5.00"
     assert to_wire(Decimal("-0.001")) == "0.00"
     assert to_wire(Decimal("2.675")) == "2.68"
+    assert to_wire(Decimal("1E+3")) == "1000.00"  # never scientific notation
+    assert to_wire(MAX_AMOUNT) == "999999999999.99"
+
+
+@given(st.decimals(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT, allow_nan=False, places=4))
+def test_every_amount_on_the_wire_keeps_the_contract_pattern_and_its_value(
+    amount: Decimal,
+) -> None:
+    wire = to_wire(amount)
+    assert AMOUNT_PATTERN.match(wire), wire
+    assert Decimal(wire) == cents(amount)
 
 
 def test_rif_check_digit_and_near_duplicate_helpers() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 
+from simulator.endpoint import new_request_id
 from simulator.logs import JsonFormatter
 from simulator.masking import mask
 from tests.simulator.conftest import Sim
@@ -16,6 +18,12 @@ def test_mask_keeps_two_digits_at_each_end() -> None:
     assert mask("phone=+584121234567") == "phone=+58********67"
     assert mask("V-12345678 J-12345678-9 0412-1234567") == "V-12****78 J-12*****8-9 04**-*****67"
     assert mask("INV-2026-004281 PAY-0000012345") == "INV-2026-004281 PAY-0000012345"
+
+
+def test_generated_request_ids_are_distinct_and_never_look_like_an_identifier() -> None:
+    ids = {new_request_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    assert all(re.fullmatch(r"req-[a-p]{16}", i) and mask(i) == i for i in ids)
 
 
 def test_each_request_logs_one_masked_line(sim: Sim) -> None:
