@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
+from client.config_checks import check_count
 from client.errors import APIConnectionError, BillingError, RateLimitError, ServerError
 from client.operation import Operation
 
@@ -63,8 +64,7 @@ class RetryPolicy:
     max_delay: float = 2.0
 
     def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
+        check_count("RetryPolicy.max_attempts", self.max_attempts)
         if self.base_delay < 0 or self.max_delay < self.base_delay:
             raise ValueError("need 0 <= base_delay <= max_delay")
 

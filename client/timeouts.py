@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from client.config_checks import check_seconds
+
 
 @dataclass(frozen=True, slots=True)
 class Timeouts:
@@ -21,8 +23,8 @@ class Timeouts:
     total: float = 10.0
 
     def __post_init__(self) -> None:
-        if min(self.connect, self.read, self.total) <= 0:
-            raise ValueError("timeouts must be positive")
+        for name in ("connect", "read", "total"):
+            check_seconds(f"Timeouts.{name}", getattr(self, name))
 
     def for_attempt(self, remaining: float) -> httpx.Timeout:
         """The httpx timeouts of one attempt that starts with `remaining` seconds of budget."""
