@@ -22,8 +22,9 @@ install: $(STAMP)
 run: install
 	$(VENV)/bin/billing-sim serve
 
-# The grounding verifier is held to 100% branch coverage: the run fails below that.
-COVERAGE := --cov=assistant.grounding --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+# The grounding verifier and the amount reader it shares with the evaluation's judge are held
+# to 100% branch coverage: the run fails below that.
+COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 
 test: install
 	$(PYTHON) -m pytest $(COVERAGE)
@@ -34,7 +35,7 @@ test-fast: install
 
 # Regenerate the client's models from the contract.
 models: install
-	$(PYTHON) -m client.codegen
+	$(PYTHON) -m billing_toolkit.client.codegen
 
 lint-contract:
 	npx --yes @redocly/cli@2.77.0 lint contract/openapi.yaml

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from assistant import commands as turn_commands
-from assistant.channel import cli as channel_cli
-from assistant.retrieval import cli as retrieval_cli
+from billing_toolkit.assistant import commands as turn_commands
+from billing_toolkit.assistant.channel import cli as channel_cli
+from billing_toolkit.assistant.retrieval import cli as retrieval_cli
 
 
 def build_parser() -> argparse.ArgumentParser:

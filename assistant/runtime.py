@@ -14,21 +14,24 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
 import httpx
 
-from assistant.narrator import ChatCompletionsNarrator, Narrator, TemplateNarrator
-from assistant.operator_profile import OPERATOR_PROFILE, load_operator_profile
-from assistant.pipeline import AssistantPipeline, PipelineSettings
-from assistant.ports import Retriever
-from assistant.retrieval import HybridRetriever, open_retriever
-from assistant.retrieval.dsn import DEFAULT_DSN
-from assistant.retrieval.embedders import DEFAULT_EMBEDDER
-from assistant.store import SqlConversationStore, open_conversation_store
-from client import BillingClient, Capabilities
+from billing_toolkit.assistant.knowledge.operator_profile import (
+    OPERATOR_PROFILE,
+    load_operator_profile,
+)
+from billing_toolkit.assistant.narrator import ChatCompletionsNarrator, Narrator, TemplateNarrator
+from billing_toolkit.assistant.retrieval import HybridRetriever, open_retriever
+from billing_toolkit.assistant.retrieval.dsn import DEFAULT_DSN
+from billing_toolkit.assistant.retrieval.embedders import DEFAULT_EMBEDDER
+from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
+from billing_toolkit.assistant.turn.ports import Retriever
+from billing_toolkit.client import BillingClient, Capabilities
 
 ENV_TENANT = "ASSISTANT_TENANT"
 ENV_KB_DSN = "BILLING_KB_DSN"
@@ -117,11 +120,8 @@ def open_assistant(
     Raises ValueError for a bad setting, naming it.
     """
     profile = load_operator_profile(config.operator_profile)
-    settings = PipelineSettings(
-        top_k=config.settings.top_k, min_vector_score=config.settings.min_vector_score,
-        max_reply_chars=config.settings.max_reply_chars,
-        operator_identifiers=(*config.settings.operator_identifiers,
-                              *profile.quotable_identifiers))
+    settings = replace(config.settings, operator_identifiers=(
+        *config.settings.operator_identifiers, *profile.quotable_identifiers))
     resources = ExitStack()
     try:
         chosen_narrator = narrator or build_narrator(config.narrator)

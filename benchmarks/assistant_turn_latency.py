@@ -23,10 +23,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.commands.local_simulator import LOCAL_BASE_URL, start_local_simulator
-from assistant.runtime import AssistantConfig, open_assistant
-from client import BillingClient, Capabilities
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.commands.local_simulator import LOCAL_BASE_URL, start_local_simulator
+from billing_toolkit.assistant.runtime import AssistantConfig, open_assistant
+from billing_toolkit.client import BillingClient, Capabilities
+from billing_toolkit.client.tool_result import ToolResult
 
 TARGET_P95_MS = 50.0
 

@@ -33,10 +33,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from assistant.channel import TenantChannel, create_channel_app, parse_channel_config, sign
-from assistant.channel.deliveries import text_delivery
-from assistant.store import SqlConversationStore, open_conversation_store
-from assistant.turn import Action, TurnResult
+from billing_toolkit.assistant.channel import (
+    TenantChannel,
+    create_channel_app,
+    parse_channel_config,
+    sign,
+)
+from billing_toolkit.assistant.channel.deliveries import text_delivery
+from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.turn.result import Action, TurnResult
 
 NUMBER = "100000000000001"
 SECRET = "bench-secret"

@@ -21,7 +21,14 @@ from collections.abc import Callable, Iterator
 
 import httpx
 
-from client import BillingClient, BillingError, BreakerConfig, CircuitBreaker, RetryPolicy, Timeouts
+from billing_toolkit.client import (
+    BillingClient,
+    BillingError,
+    BreakerConfig,
+    CircuitBreaker,
+    RetryPolicy,
+    Timeouts,
+)
 
 ACCOUNT = "1000004821"
 

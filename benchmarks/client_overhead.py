@@ -26,7 +26,7 @@ from pathlib import Path
 
 import httpx
 
-from client import BillingClient
+from billing_toolkit.client import BillingClient
 
 ADMIN_TOKEN = "bench-admin-token"
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import time
 
-from conformance.checks import RESPONSE_RULES
-from conformance.contract_facts import load_facts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks import RESPONSE_RULES
+from billing_toolkit.conformance.contract_facts import load_facts
+from billing_toolkit.conformance.exchange import Exchange
 
 RESPONSES = 2000
 INVOICES_PER_PAGE = 20

@@ -17,8 +17,8 @@ import argparse
 import statistics
 import time
 
-from simulator.testing import SimOptions, open_billing_sim
-from simulator.testing.session import SharedSimulators
+from billing_toolkit.pytest_plugin import SimOptions, open_billing_sim
+from billing_toolkit.pytest_plugin.session import SharedSimulators
 
 MODES = {
     "in-process (billing_sim)": (SimOptions(), False),

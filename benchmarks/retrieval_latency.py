@@ -39,14 +39,14 @@ import psycopg
 from rich.console import Console
 from rich.table import Table
 
-from assistant.knowledge import EVAL_QUERIES
-from assistant.retrieval import SHIPPED_KNOWLEDGE, HybridRetriever, open_store
-from assistant.retrieval.analysis import analyze_query, content_words
-from assistant.retrieval.backends.sqlite import fts_phrase
-from assistant.retrieval.embedders import HashingEmbedder
-from assistant.retrieval.evaluation import load_queries
-from assistant.retrieval.ingest import read_folder
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.knowledge import EVAL_QUERIES
+from billing_toolkit.assistant.retrieval import SHIPPED_KNOWLEDGE, HybridRetriever, open_store
+from billing_toolkit.assistant.retrieval.analysis import analyze_query, content_words
+from billing_toolkit.assistant.retrieval.backends.sqlite import fts_phrase
+from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder
+from billing_toolkit.assistant.retrieval.evaluation import load_queries
+from billing_toolkit.assistant.retrieval.ingest import read_folder
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 WORDS_PER_CHUNK = (40, 90)
 BATCH = 2000

@@ -32,13 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.simulator_throughput import bare_app
-from simulator import SimulatorConfig, create_app
-from simulator.handlers import BILLING_HANDLERS
-from simulator.handlers.context import OperationContext
-from simulator.logs import configure_logging
-from simulator.runtime import LOGGER_NAME
-from simulator.state.info import dataset_info
-from simulator.validation import ValidatedRequest
+from billing_toolkit.simulator import SimulatorConfig, create_app
+from billing_toolkit.simulator.handlers import BILLING_HANDLERS
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.logs import configure_logging
+from billing_toolkit.simulator.runtime import LOGGER_NAME
+from billing_toolkit.simulator.state.info import dataset_info
+from billing_toolkit.simulator.validation import ValidatedRequest
 
 Step = Callable[[], Awaitable[None]]
 

@@ -72,8 +72,8 @@ def bare_app() -> Any:
 
 
 def _simulator_app(engine: str) -> Any:
-    from simulator import SimulatorConfig, create_app
-    from simulator.logs import configure_logging
+    from billing_toolkit.simulator import SimulatorConfig, create_app
+    from billing_toolkit.simulator.logs import configure_logging
 
     configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the server
     return create_app(SimulatorConfig(customers_per_tenant=50, validation_engine=engine))
@@ -83,7 +83,7 @@ def serve(kind: str, port: int, http: str) -> None:
     """One server, in this process, with the simulator's own uvicorn settings."""
     import uvicorn
 
-    from simulator.server import uvicorn_config
+    from billing_toolkit.simulator.server import uvicorn_config
 
     app = bare_app() if kind == "bare" else _simulator_app(kind)
     config = uvicorn_config(app, "127.0.0.1", port, "warning")
@@ -327,8 +327,8 @@ def main() -> None:
         parser.error("--load wrk: wrk is not on PATH (apt-get install wrk, or use --load python)")
 
     sys.path.insert(0, str(ROOT))
-    from simulator.state.dataset import generate
-    from simulator.state.info import dataset_info
+    from billing_toolkit.simulator.state.dataset import generate
+    from billing_toolkit.simulator.state.info import dataset_info
 
     tenant = dataset_info(generate(42, 50))["tenants"][0]
     account = tenant["samples"]["open_invoice"]["account_number"]

@@ -1,7 +1,7 @@
 """Typed SDK of the billing API (`contract/openapi.yaml`), and the assistant's capabilities.
 
 ```python
-from client import BillingClient, Capabilities
+from billing_toolkit.client import BillingClient, Capabilities
 
 with BillingClient("http://127.0.0.1:8080", api_key) as billing:
     result = Capabilities(billing).balance("1000004821")
@@ -10,16 +10,17 @@ with BillingClient("http://127.0.0.1:8080", api_key) as billing:
     else: ...                        # result.evidence_text is citable
 ```
 
-Models in `client.models` are generated from the contract (`python -m client.codegen`);
-everything else is hand-written. See `client/README.md`.
+The models in `billing_toolkit.client.models`, the operation bindings and the clients' typed
+methods are generated from the contract (`python -m billing_toolkit.client.codegen`); everything
+else is hand-written. See `client/README.md`.
 """
 
-from client.asgi import BlockingASGITransport
-from client.async_client import AsyncBillingClient
-from client.breaker import BreakerConfig, CircuitBreaker, CircuitState
-from client.breaker_window import FailureRateTrip
-from client.capabilities import AsyncCapabilities, Capabilities
-from client.errors import (
+from billing_toolkit.client.asgi import BlockingASGITransport
+from billing_toolkit.client.async_client import AsyncBillingClient
+from billing_toolkit.client.breaker import BreakerConfig, CircuitBreaker, CircuitState
+from billing_toolkit.client.breaker_window import FailureRateTrip
+from billing_toolkit.client.capabilities import AsyncCapabilities, Capabilities
+from billing_toolkit.client.errors import (
     APIConnectionError,
     APITimeoutError,
     AuthenticationError,
@@ -38,7 +39,7 @@ from client.errors import (
     ServerError,
     ValidationError,
 )
-from client.models.billing import (
+from billing_toolkit.client.models.billing import (
     Balance,
     Customer,
     Health,
@@ -51,10 +52,10 @@ from client.models.billing import (
     PlanList,
     Subscription,
 )
-from client.retry import RetryPolicy
-from client.sync_client import BillingClient
-from client.timeouts import Timeouts
-from client.tool_result import ToolResult
+from billing_toolkit.client.retry import RetryPolicy
+from billing_toolkit.client.sync_client import BillingClient
+from billing_toolkit.client.timeouts import Timeouts
+from billing_toolkit.client.tool_result import ToolResult
 
 __all__ = [
     "APIConnectionError",

@@ -1,8 +1,10 @@
 """Configuration shared by `BillingClient` and `AsyncBillingClient`.
 
 Both twins take the same settings and build the same flows; they differ only in how they
-drive a flow (blocking or awaiting). Secrets come from the caller or the environment
-(`BILLING_API_URL`, `BILLING_API_KEY`), never from code.
+drive a flow (blocking or awaiting). Their typed methods are generated
+(`billing_toolkit.client.models.methods`), each one call into the twin's driver with the
+operation's binding and its arguments by wire name. Secrets come from the caller or the
+environment (`BILLING_API_URL`, `BILLING_API_KEY`), never from code.
 """
 
 from __future__ import annotations
@@ -10,17 +12,16 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 import httpx
 
-from client.breaker import CircuitBreaker
-from client.call import CallFlow, CallSettings, call_flow
-from client.models.operations import OPERATIONS
-from client.request import prepare_request
-from client.retry import RandomSource, RetryPolicy, default_rng
-from client.timeouts import Timeouts
+from billing_toolkit.client.breaker import CircuitBreaker
+from billing_toolkit.client.call import CallFlow, CallSettings, call_flow
+from billing_toolkit.client.operation import ClientOperation, M
+from billing_toolkit.client.request import Arguments, Body, prepare_request
+from billing_toolkit.client.retry import IDEMPOTENCY_HEADER, RandomSource, RetryPolicy, default_rng
+from billing_toolkit.client.timeouts import Timeouts
 
 ENV_BASE_URL = "BILLING_API_URL"
 ENV_API_KEY = "BILLING_API_KEY"
@@ -78,23 +79,22 @@ class ClientCore:
 
     def _flow(
         self,
-        operation_id: str,
-        arguments: Mapping[str, Any] | None = None,
-        body: Mapping[str, Any] | None = None,
-    ) -> CallFlow:
-        """The flow of one call; a bad argument raises `ValidationError` here, before any I/O."""
-        operation = OPERATIONS[operation_id]
-        prepared = prepare_request(
-            operation, api_key=self._api_key, arguments=arguments or {}, body=body
-        )
-        return call_flow(operation, prepared, self._settings)
+        operation: ClientOperation[M],
+        arguments: Arguments,
+        body: Body,
+    ) -> CallFlow[M]:
+        """The flow of one call; a bad argument raises `ValidationError` here, before any I/O.
 
-    def _payment_arguments(
-        self, account_number: str, idempotency_key: str | None
-    ) -> dict[str, Any]:
-        """One key per call, reused by every retry of it: that is what makes retrying safe."""
-        key = idempotency_key if idempotency_key is not None else self._new_idempotency_key()
-        return {"account_number": account_number, "idempotency_key": key}
+        An operation that takes an Idempotency-Key gets a fresh one when the caller passed
+        none: one key per call, reused by every retry of it, is what makes retrying safe.
+        """
+        if (
+            operation.contract.parameter("header", IDEMPOTENCY_HEADER) is not None
+            and arguments.get(IDEMPOTENCY_HEADER) is None
+        ):
+            arguments = {**arguments, IDEMPOTENCY_HEADER: self._new_idempotency_key()}
+        prepared = prepare_request(operation, api_key=self._api_key, arguments=arguments, body=body)
+        return call_flow(operation, prepared, self._settings)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={str(self.base_url)!r})"

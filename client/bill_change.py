@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from client.models.billing import Invoice, LineItemKind
+from billing_toolkit.client.models.billing import Invoice, LineItemKind
 
 KIND_ORDER = {kind: position for position, kind in enumerate(LineItemKind)}
 

@@ -18,7 +18,7 @@ Decisions, and their bias:
   as a success (resets the failure streak, lowers the failure rate, closes a probe).
 - Two trips, either or both (it opens on whichever fires first): a streak of consecutive
   failures catches a hard outage in a few calls; a failure rate over a sliding time window
-  (`client.breaker_window`) catches a flaky API whose failures come between successes, so
+  (`billing_toolkit.client.breaker_window`) catches a flaky API whose failures come between successes, so
   never make a streak. The default is the streak alone. The rate is judged when a failure
   is recorded: a success never opens the circuit.
 - Opening forgets the streak and the window, so a circuit that closes again starts from a
@@ -40,17 +40,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum, StrEnum
 
-from client.breaker_window import (
+from billing_toolkit.client.breaker_window import (
     EMPTY_WINDOW,
     FailureRateTrip,
     OutcomeWindow,
     recorded,
     tripped,
 )
-from client.config_checks import check_count, check_seconds
-from client.errors import CircuitOpenError
+from billing_toolkit.client.config_checks import check_count, check_seconds
+from billing_toolkit.client.errors import CircuitOpenError
 
-logger = logging.getLogger("client.breaker")
+logger = logging.getLogger("billing_toolkit.client.breaker")
 
 
 class CircuitState(StrEnum):

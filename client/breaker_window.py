@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from client.config_checks import check_count, check_fraction, check_seconds
+from billing_toolkit.client.config_checks import check_count, check_fraction, check_seconds
 
 
 @dataclass(frozen=True, slots=True)

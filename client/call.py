@@ -4,7 +4,8 @@
 HTTP exchange) and `Sleep` (a backoff wait) and receives the answer, or has the network
 failure thrown into it. The sync and async clients drive the same flow with their own
 httpx client and sleep, so every rule (what is retried, what the breaker hears, when the
-budget is spent) exists once and is tested with no network and no clock.
+budget is spent) exists once and is tested with no network and no clock. `advance` is the
+one step of driving it, so a twin's driver is only "perform the effect, advance".
 """
 
 from __future__ import annotations
@@ -14,15 +15,14 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import httpx
-import pydantic
 
-from client.breaker import CircuitBreaker, CircuitState
-from client.errors import APITimeoutError, BusinessError, InfrastructureError
-from client.operation import Operation
-from client.request import PreparedRequest
-from client.responses import RawResponse, decode
-from client.retry import RandomSource, RetryPolicy
-from client.timeouts import Timeouts
+from billing_toolkit.client.breaker import CircuitBreaker, CircuitState
+from billing_toolkit.client.errors import APITimeoutError, BusinessError, InfrastructureError
+from billing_toolkit.client.operation import ClientOperation, M
+from billing_toolkit.client.request import PreparedRequest
+from billing_toolkit.client.responses import RawResponse, decode
+from billing_toolkit.client.retry import RandomSource, RetryPolicy
+from billing_toolkit.client.timeouts import Timeouts
 
 logger = logging.getLogger("client")
 
@@ -43,7 +43,10 @@ class Sleep:
 
 
 Effect = Send | Sleep
-CallFlow = Generator[Effect, RawResponse | None, pydantic.BaseModel]
+CallFlow = Generator[Effect, RawResponse | None, M]
+Reply = RawResponse | InfrastructureError | None
+"""What performing an effect came to: the answer, the infrastructure failure the exchange
+ended in, or nothing (a sleep)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,9 @@ class CallSettings:
     rng: RandomSource
 
 
-def call_flow(operation: Operation, prepared: PreparedRequest, settings: CallSettings) -> CallFlow:
+def call_flow(
+    operation: ClientOperation[M], prepared: PreparedRequest, settings: CallSettings
+) -> CallFlow[M]:
     """Attempts the prepared request until it succeeds, fails for good, or the budget is spent.
 
     Each attempt asks the breaker first (an open circuit raises `CircuitOpenError` with no
@@ -66,6 +71,7 @@ def call_flow(operation: Operation, prepared: PreparedRequest, settings: CallSet
     failure as a failure, data or a business "no" as a success, and a cancellation as
     neither. Failures the policy calls retryable are retried after its delay.
     """
+    operation_id = operation.contract.operation_id
     clock = settings.clock
     deadline = clock() + settings.timeouts.total
     attempts = 0
@@ -75,14 +81,14 @@ def call_flow(operation: Operation, prepared: PreparedRequest, settings: CallSet
         if remaining <= 0:
             raise APITimeoutError(
                 "the call's time budget ran out before the next attempt",
-                operation_id=operation.operation_id,
+                operation_id=operation_id,
             )
         ticket = settings.breaker.acquire()
         attempts += 1
         try:
             request = request or prepared.to_httpx(settings.base_url)
             timeout = settings.timeouts.for_attempt(remaining)
-            raw = yield Send(operation.operation_id, request, timeout, deadline)
+            raw = yield Send(operation_id, request, timeout, deadline)
             assert raw is not None, "a Send is answered with a response or an error"
             result = decode(operation, raw)
         except BusinessError:
@@ -100,15 +106,30 @@ def call_flow(operation: Operation, prepared: PreparedRequest, settings: CallSet
         if settings.breaker.state is not CircuitState.CLOSED:
             raise failure  # the circuit opened: waiting to retry would only be refused
         delay = settings.retry.delay_before_retry(
-            operation, failure, attempts, deadline - clock(), settings.rng
+            operation.contract, failure, attempts, deadline - clock(), settings.rng
         )
         if delay is None:
             raise failure
         logger.info(
             "retrying %s in %.3fs after %s (attempt %d failed)",
-            operation.operation_id,
+            operation_id,
             delay,
             type(failure).__name__,
             attempts,
         )
         yield Sleep(delay)
+
+
+def advance(flow: CallFlow[M], reply: Reply) -> Effect | M:
+    """The flow's next effect once `reply` is handed back to it, or its verdict when it has one.
+
+    A failure is thrown into the flow (the attempt that asked for the exchange decides what
+    it means); anything else is sent. Start a flow with `advance(flow, None)`.
+    """
+    try:
+        if isinstance(reply, InfrastructureError):
+            return flow.throw(reply)
+        return flow.send(reply)
+    except StopIteration as done:
+        verdict: M = done.value
+        return verdict

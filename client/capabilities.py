@@ -4,18 +4,18 @@ A capability never raises for a billing failure: data comes back `ok=True` with 
 a business "no" (not found, invalid identifier) comes back `ok=False,
 should_escalate=False`, because it is an answer; any infrastructure failure (and a
 rejected API key) comes back `should_escalate=True`, because it is an outage. The flows
-live in `client.capability_flows`; the two classes here only drive them, handing each
+live in `billing_toolkit.client.capability_flows`; the two classes here only drive them, handing each
 call's failure back to the flow, which decides what it means.
 """
 
 from __future__ import annotations
 
-from client import capability_flows as flows
-from client.async_client import AsyncBillingClient
-from client.capability_flows import CapabilityFlow
-from client.errors import BillingError
-from client.sync_client import BillingClient
-from client.tool_result import ToolResult
+from billing_toolkit.client import capability_flows as flows
+from billing_toolkit.client.async_client import AsyncBillingClient
+from billing_toolkit.client.capability_flows import CapabilityFlow
+from billing_toolkit.client.errors import BillingError
+from billing_toolkit.client.sync_client import BillingClient
+from billing_toolkit.client.tool_result import ToolResult
 
 DEFAULT_INVOICES = 6
 

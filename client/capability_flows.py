@@ -13,15 +13,15 @@ import logging
 from collections.abc import Callable, Generator
 from typing import Any
 
-from client.bill_change import compare
-from client.errors import (
+from billing_toolkit.client.bill_change import compare
+from billing_toolkit.client.errors import (
     AuthenticationError,
     BillingError,
     BusinessError,
     InvoiceNotFoundError,
     NotFoundError,
 )
-from client.evidence import (
+from billing_toolkit.client.evidence import (
     balance_evidence,
     bill_change_evidence,
     customer_evidence,
@@ -30,11 +30,11 @@ from client.evidence import (
     payment_evidence,
     plan_evidence,
 )
-from client.models.billing import Invoice, InvoiceStatus
-from client.money import format_amount
-from client.tool_result import ToolResult
+from billing_toolkit.client.models.billing import Invoice, InvoiceStatus
+from billing_toolkit.client.money import format_amount
+from billing_toolkit.client.tool_result import ToolResult
 
-logger = logging.getLogger("client.capabilities")
+logger = logging.getLogger("billing_toolkit.client.capabilities")
 
 Ask = Callable[[Any], Any]
 """A call to make on the client, e.g. `lambda c: c.get_balance("1000004821")`."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from client.bill_change import BillChange, KindTotal
-from client.models.billing import (
+from billing_toolkit.client.bill_change import BillChange, KindTotal
+from billing_toolkit.client.models.billing import (
     Balance,
     Customer,
     Invoice,
@@ -24,7 +24,7 @@ from client.models.billing import (
     Plan,
     Subscription,
 )
-from client.money import money
+from billing_toolkit.client.money import money
 
 
 def instant(value: datetime) -> str:

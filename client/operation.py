@@ -1,48 +1,44 @@
-"""What the client knows about one contract operation.
+"""A contract operation bound to the models the client generated for it.
 
-The values live in the generated `client.models.operations` table (written by
-`python -m client.codegen` from `contract/openapi.yaml`); this module only defines their
-shape, so method, path, declared statuses and models are never copied by hand.
+What a request to an operation is (method, path, parameters, statuses, whether it needs the
+API key) is the contract kernel's `Operation`, read from `contract/openapi.yaml`; the client
+adds only what the kernel cannot know: the pydantic classes `billing_toolkit.client.codegen`
+wrote for the operation's success body, its arguments and its request body. The bindings
+themselves are generated (`billing_toolkit.client.models.operations`), so no fact about an
+operation is written twice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from functools import cached_property
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
-ParameterLocation = Literal["path", "query", "header"]
+from billing_toolkit.contract.operations import Operation, load_contract
+
+M = TypeVar("M", bound=BaseModel)
 
 
-@dataclass(frozen=True, slots=True)
-class Parameter:
-    """One parameter of an operation, by its wire name."""
+@dataclass(frozen=True)
+class ClientOperation(Generic[M]):
+    """One kernel operation, by its operationId, and its generated models.
 
-    name: str
-    location: ParameterLocation
-
-
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One operation of the contract, as the client needs it to build and judge a call.
-
-    `statuses` are every status the contract declares; anything else is a contract
-    violation. `parameters_model` validates the caller's arguments before anything is sent,
-    so every request the client builds is one the contract allows.
+    Generic in the success model, so a typed method that calls through a binding returns
+    that model without a cast. `parameters_model` validates the caller's arguments (by wire
+    name) before anything is sent, and `body_model` the request body, so every request the
+    client builds is one the contract allows.
     """
 
     operation_id: str
-    method: str
-    path: str
-    success_status: int
-    statuses: frozenset[int]
-    response_model: type[BaseModel]
-    parameters_model: type[BaseModel] | None
-    parameters: tuple[Parameter, ...]
-    body_model: type[BaseModel] | None
-    authenticated: bool
+    response_model: type[M]
+    parameters_model: type[BaseModel] | None = None
+    body_model: type[BaseModel] | None = None
 
-    def header_names(self) -> frozenset[str]:
-        """Wire names of the header parameters (an `Idempotency-Key`, for instance)."""
-        return frozenset(p.name for p in self.parameters if p.location == "header")
+    @cached_property
+    def contract(self) -> Operation:
+        """The kernel's operation. Looked up on first use, not when the bindings are imported:
+        after a contract change the stale bindings still import, so the code generator (which
+        imports this package) can run and rewrite them."""
+        return load_contract().operations[self.operation_id]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pydantic
 
-from client.errors import (
+from billing_toolkit.client.errors import (
     AuthenticationError,
     BillingError,
     BusinessError,
@@ -30,8 +30,8 @@ from client.errors import (
     ServerError,
     ValidationError,
 )
-from client.models.billing import Problem
-from client.operation import Operation
+from billing_toolkit.client.models.billing import Problem
+from billing_toolkit.client.operation import ClientOperation, M
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
@@ -86,20 +86,21 @@ def _is_undecodable(exc: pydantic.ValidationError) -> bool:
     return any(err["type"] == "json_invalid" for err in exc.errors())
 
 
-def decode(operation: Operation, raw: RawResponse) -> pydantic.BaseModel:
+def decode(operation: ClientOperation[M], raw: RawResponse) -> M:
     """The operation's success model, or raise the `BillingError` this answer stands for."""
+    contract = operation.contract
     request_id = raw.headers.get("x-request-id")
     context = {
         "status": raw.status,
         "request_id": request_id,
-        "operation_id": operation.operation_id,
+        "operation_id": contract.operation_id,
     }
-    if raw.status not in operation.statuses:
+    if raw.status not in contract.statuses:
         raise ContractViolationError(
-            f"status {raw.status} is not declared for {operation.operation_id}", **context
+            f"status {raw.status} is not declared for {contract.operation_id}", **context
         )
-    if raw.status != operation.success_status:
-        raise error_for(operation, raw)
+    if raw.status != contract.success_status:
+        raise error_for(contract.operation_id, raw)
     if media_type(raw.headers) != JSON:
         raise MalformedResponseError(
             f"expected {JSON}, got {media_type(raw.headers) or 'no content type'}", **context
@@ -129,7 +130,7 @@ def _problem(raw: RawResponse) -> Problem | None:
         return None
 
 
-def error_for(operation: Operation, raw: RawResponse) -> BillingError:
+def error_for(operation_id: str, raw: RawResponse) -> BillingError:
     """The error a declared non-success answer stands for.
 
     5xx and 429 are infrastructure whatever their body says (a gateway's HTML 502 is still a
@@ -138,11 +139,7 @@ def error_for(operation: Operation, raw: RawResponse) -> BillingError:
     """
     problem = _problem(raw)
     request_id = (problem.request_id if problem else None) or raw.headers.get("x-request-id")
-    context = {
-        "status": raw.status,
-        "request_id": request_id,
-        "operation_id": operation.operation_id,
-    }
+    context = {"status": raw.status, "request_id": request_id, "operation_id": operation_id}
     message = (problem.detail or problem.title) if problem else f"HTTP {raw.status}"
     code = problem.code.value if problem else None
     if raw.status == 429:

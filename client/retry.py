@@ -21,9 +21,14 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from client.config_checks import check_count
-from client.errors import APIConnectionError, BillingError, RateLimitError, ServerError
-from client.operation import Operation
+from billing_toolkit.client.config_checks import check_count
+from billing_toolkit.client.errors import (
+    APIConnectionError,
+    BillingError,
+    RateLimitError,
+    ServerError,
+)
+from billing_toolkit.contract.operations import Operation
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 """Methods HTTP defines as idempotent: repeating them changes nothing more than once did."""
@@ -40,7 +45,10 @@ class RandomSource(Protocol):
 
 def is_retry_safe(operation: Operation) -> bool:
     """True for idempotent methods and for operations that take an Idempotency-Key."""
-    return operation.method in SAFE_METHODS or IDEMPOTENCY_HEADER in operation.header_names()
+    return (
+        operation.method in SAFE_METHODS
+        or operation.parameter("header", IDEMPOTENCY_HEADER) is not None
+    )
 
 
 def is_retryable_failure(error: BillingError) -> bool:

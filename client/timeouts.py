@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from client.config_checks import check_seconds
+from billing_toolkit.client.config_checks import check_seconds
 
 
 @dataclass(frozen=True, slots=True)

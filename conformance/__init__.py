@@ -7,10 +7,10 @@ Python, build settings and run:
     report = run_kit(settings)
 """
 
-from conformance.errors import KitError
-from conformance.outcome import CheckOutcome, Status
-from conformance.runner import CHECK_NAMES, RunReport, run_kit
-from conformance.settings import KitSettings, build_settings
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.outcome import CheckOutcome, Status
+from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
+from billing_toolkit.conformance.settings import KitSettings, build_settings
 
 __all__ = [
     "CHECK_NAMES",

@@ -6,8 +6,8 @@ explanation a team reads is the one the code carries.
 
 from __future__ import annotations
 
-from conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS
-from conformance.schemathesis_phase import MEANING, NAME, REMEDY
+from billing_toolkit.conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS
+from billing_toolkit.conformance.schemathesis_phase import MEANING, NAME, REMEDY
 
 
 def catalogue() -> list[tuple[str, str, str]]:

@@ -14,14 +14,19 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from conformance.catalogue import catalogue
-from conformance.errors import KitError
-from conformance.outcome import Status
-from conformance.reporting.console import ConsoleProgress, print_summary
-from conformance.reporting.junit import write_junit
-from conformance.reporting.report_file import report_format, write_report
-from conformance.runner import CHECK_NAMES, run_kit
-from conformance.settings import SETTING_KEYS, KitSettings, build_settings, read_settings_file
+from billing_toolkit.conformance.catalogue import catalogue
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.reporting.console import ConsoleProgress, print_summary
+from billing_toolkit.conformance.reporting.junit import write_junit
+from billing_toolkit.conformance.reporting.report_file import report_format, write_report
+from billing_toolkit.conformance.runner import CHECK_NAMES, run_kit
+from billing_toolkit.conformance.settings import (
+    SETTING_KEYS,
+    KitSettings,
+    build_settings,
+    read_settings_file,
+)
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 PROG = "billing-contract"

@@ -3,6 +3,10 @@
 From what the team named (an account number or a customer phone, optionally an invoice)
 the kit reads the customer and walks its invoices. If the named data is not there, the run
 stops with a one-line error: checks over data the kit could not find would pass vacuously.
+Those errors end up in CI logs, so they name an account or a phone masked by the project's
+one policy (`contract.masking.hide`), and the request they quote is masked the same way
+(`contract.masking.mask`); the report's curl commands keep the exact identifiers, which the
+team needs to reproduce a failure on their own staging data.
 """
 
 from __future__ import annotations
@@ -10,11 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.errors import KitError
-from conformance.exchange import Exchange
-from conformance.http import ApiSession
-from conformance.masking import mask_identifier
-from conformance.settings import KitSettings
+from billing_toolkit.conformance.calls import call, paging
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.http import ApiSession
+from billing_toolkit.conformance.settings import KitSettings
+from billing_toolkit.contract.formats import IdentifierFormat
+from billing_toolkit.contract.masking import hide, mask
 
 MAX_PAGES = 50
 PAGE_SIZE = 100
@@ -34,32 +41,45 @@ class TestData:
     def invoice_numbers(self) -> frozenset[str]:
         return frozenset(inv["invoice_number"] for inv in self.invoices)
 
+    @property
+    def identifiers(self) -> dict[IdentifierFormat, str]:
+        """The test data's identifiers by contract format, to fill the kit's requests."""
+        known = {IdentifierFormat.ACCOUNT_NUMBER: self.account_number}
+        if self.invoice_number is not None:
+            known[IdentifierFormat.INVOICE_NUMBER] = self.invoice_number
+        return known
 
-def discover(session: ApiSession, settings: KitSettings) -> TestData:
+
+def discover(session: ApiSession, settings: KitSettings, facts: ContractFacts) -> TestData:
     """Resolve the named account and list its invoices; `KitError` when that is impossible."""
     account = settings.account_number
     if settings.customer_phone is not None:
+        by_phone = {IdentifierFormat.PHONE: settings.customer_phone}
         found = _expect_ok(
-            session.get("/v1/customer-lookup", params={"phone": settings.customer_phone}),
-            f"customer with phone {mask_identifier(settings.customer_phone)}",
+            session.send(call(facts, "lookupCustomer", by_phone)),
+            f"customer with phone {hide(settings.customer_phone)}",
         )
         looked_up = str(found.get("account_number"))
         if account is not None and looked_up != account:
             raise KitError(
-                f"--customer-phone belongs to account {mask_identifier(looked_up)}, "
-                f"not to --account-number {mask_identifier(account)}"
+                f"--customer-phone belongs to account {hide(looked_up)}, "
+                f"not to --account-number {hide(account)}"
             )
         account = looked_up
     assert account is not None  # build_settings demands one of the two
+    by_account = {IdentifierFormat.ACCOUNT_NUMBER: account}
     customer = _expect_ok(
-        session.get(f"/v1/customers/{account}"), f"account {mask_identifier(account)}"
+        session.send(call(facts, "getCustomer", by_account)), f"account {hide(account)}"
     )
-    invoices, failed_page = walk_invoices(session, account)
+    invoices, failed_page = walk_invoices(session, facts, account)
     if failed_page is not None:
-        raise KitError(f"cannot list the invoices of the test account: {failed_page.describe()}")
+        raise KitError(
+            f"cannot list the invoices of the test account: {mask(failed_page.describe())}"
+        )
     invoice_number = settings.invoice_number
     if invoice_number is not None:
-        _expect_ok(session.get(f"/v1/invoices/{invoice_number}"), f"invoice {invoice_number}")
+        by_number = {IdentifierFormat.INVOICE_NUMBER: invoice_number}
+        _expect_ok(session.send(call(facts, "getInvoice", by_number)), f"invoice {invoice_number}")
     elif invoices:
         invoice_number = invoices[0]["invoice_number"]
     return TestData(
@@ -72,11 +92,11 @@ def discover(session: ApiSession, settings: KitSettings) -> TestData:
 
 
 def walk_invoices(
-    session: ApiSession, account: str
+    session: ApiSession, facts: ContractFacts, account: str
 ) -> tuple[list[dict[str, Any]], Exchange | None]:
     """Every invoice of `account` in pages of `PAGE_SIZE`, and the first page that failed."""
     found: list[dict[str, Any]] = []
-    for page in iterate_pages(session, f"/v1/customers/{account}/invoices", PAGE_SIZE):
+    for page in iterate_pages(session, facts, account, PAGE_SIZE):
         body = page.json()
         if (
             page.status != 200
@@ -88,15 +108,20 @@ def walk_invoices(
     return found, None
 
 
-def iterate_pages(session: ApiSession, path: str, limit: int) -> list[Exchange]:
-    """The exchanges of a cursor walk, stopping at a null cursor, an error or `MAX_PAGES`."""
+def iterate_pages(
+    session: ApiSession, facts: ContractFacts, account: str, limit: int
+) -> list[Exchange]:
+    """The exchanges of a cursor walk over `account`'s invoices, stopping at a null cursor,
+    an error or `MAX_PAGES`."""
+    listing = call(facts, "listInvoices", {IdentifierFormat.ACCOUNT_NUMBER: account})
+    names = paging(facts)
     pages: list[Exchange] = []
     cursor: str | None = None
     while len(pages) < MAX_PAGES:
-        params: dict[str, Any] = {"limit": limit}
+        params = {names.limit: str(limit)}
         if cursor is not None:
-            params["cursor"] = cursor
-        page = session.get(path, params=params)
+            params[names.cursor] = cursor
+        page = session.send(listing.with_params(params))
         pages.append(page)
         body = page.json()
         if page.status != 200 or not isinstance(body, dict):
@@ -115,4 +140,4 @@ def _expect_ok(exchange: Exchange, what: str) -> dict[str, Any]:
         raise KitError(f"cannot reach the API: {exchange.response_body.decode(errors='replace')}")
     if exchange.status == 401:
         raise KitError("the API refused the API key (401): check --api-key / $BILLING_API_KEY")
-    raise KitError(f"{what} not found with this API key: {exchange.describe()}")
+    raise KitError(f"{what} not found with this API key: {mask(exchange.describe())}")

@@ -14,9 +14,10 @@ from typing import Any, Self
 
 import httpx
 
-from conformance.errors import KitError
-from conformance.exchange import Exchange
-from conformance.settings import KitSettings
+from billing_toolkit.conformance.calls import Call
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.settings import KitSettings
 
 INVALID_API_KEY = "conformance-kit-invalid-key-0000"
 
@@ -63,24 +64,18 @@ class ApiSession:
             case Identity.NONE:
                 return {}
 
-    def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        identity: Identity = Identity.PRIMARY,
-        params: dict[str, Any] | None = None,
-        json_body: Any = None,
-        headers: dict[str, str] | None = None,
+    def send(
+        self, call: Call, *, identity: Identity = Identity.PRIMARY, json_body: Any = None
     ) -> Exchange:
-        """Send one request and record it; a transport failure is an exchange with status 0.
+        """Send one request built from the operation table (`calls.call`) and record it; a
+        transport failure is an exchange with status 0.
 
         Bias: the kit never retries. A 429 or a dropped connection is evidence about the
         implementation, and retrying would hide it.
         """
-        all_headers = {**self._authorization(identity), **(headers or {})}
+        all_headers = {**self._authorization(identity), **call.headers}
         request = self._client.build_request(
-            method, path, params=params, json=json_body, headers=all_headers
+            call.method, call.path, params=call.params, json=json_body, headers=all_headers
         )
         try:
             response = self._client.send(request)
@@ -89,9 +84,6 @@ class ApiSession:
             exchange = _exchange(request, 0, httpx.Headers(), str(exc).encode())
         self.exchanges.append(exchange)
         return exchange
-
-    def get(self, path: str, **kwargs: Any) -> Exchange:
-        return self.request("GET", path, **kwargs)
 
 
 def _exchange(request: httpx.Request, status: int, headers: httpx.Headers, body: bytes) -> Exchange:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.exchange import Exchange
 
 
 class Status(StrEnum):

@@ -13,18 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS, ScenarioContext
-from conformance.contract_facts import load_facts
-from conformance.discovery import discover
-from conformance.errors import KitError
-from conformance.exchange import Exchange
-from conformance.http import ApiSession
-from conformance.outcome import CheckOutcome, Status, Violation
-from conformance.schemathesis_phase import NAME as SCHEMATHESIS
-from conformance.schemathesis_phase import run_schemathesis
-from conformance.settings import KitSettings
-from conformance.sweep import provoke_rate_limit, sweep
-from contract import OPENAPI_PATH
+from billing_toolkit.conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS, ScenarioContext
+from billing_toolkit.conformance.contract_facts import load_facts
+from billing_toolkit.conformance.discovery import discover
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.http import ApiSession
+from billing_toolkit.conformance.outcome import CheckOutcome, Status, Violation
+from billing_toolkit.conformance.schemathesis_phase import NAME as SCHEMATHESIS
+from billing_toolkit.conformance.schemathesis_phase import run_schemathesis
+from billing_toolkit.conformance.settings import KitSettings
+from billing_toolkit.conformance.sweep import provoke_rate_limit, sweep
+from billing_toolkit.contract import OPENAPI_PATH
 
 CHECK_NAMES: frozenset[str] = frozenset(
     [rule.name for rule in RESPONSE_RULES]
@@ -96,11 +96,11 @@ def run_kit(
 
     with ApiSession(settings) as session:
         progress.stage("discovering the test data")
-        data = discover(session, settings)
-        sweep(session, data, settings.customer_phone)
+        data = discover(session, settings, facts)
+        sweep(session, facts, data, settings.customer_phone)
         if settings.rate_limit_probe:
             progress.tick(f"probing the rate limit ({settings.rate_limit_probe} requests max)")
-            provoke_rate_limit(session, settings.rate_limit_probe)
+            provoke_rate_limit(session, facts, settings.rate_limit_probe)
         ctx = ScenarioContext(session=session, settings=settings, data=data, facts=facts)
         for scenario in SCENARIOS:
             if settings.selected(scenario.name):
@@ -110,7 +110,7 @@ def run_kit(
             progress.stage("schemathesis (examples, coverage, fuzzing, stateful)")
 
             def fuzz() -> list[CheckOutcome]:
-                phase = run_schemathesis(settings, data, contract, on_scenario=progress.tick)
+                phase = run_schemathesis(settings, data, facts, on_scenario=progress.tick)
                 extra_exchanges.extend(phase.exchanges)
                 phases.extend(phase.phases)
                 return phase.outcomes

@@ -7,27 +7,30 @@ prints as curl with the API key masked. Every request schemathesis sent also bec
 `Exchange`, so the kit's own response rules (problem+json, money, X-Request-Id, ...) judge
 the generated traffic too.
 
-Test data: schemathesis cannot guess an account number that exists, so the path
-parameters `accountNumber` and `invoiceNumber` are pinned to the test data; without that
-every generated request would be a 404 and the run would prove nothing (#1327). Writes
-(POST) are excluded unless --allow-writes, and then they only target the pinned account.
+Test data: schemathesis cannot guess an account number that exists, so every path
+parameter whose schema is the account number or the invoice number format (today
+`accountNumber` and `invoiceNumber`) is pinned to the test data; without that every
+generated request would be a 404 and the run would prove nothing (#1327). Query parameters
+stay free, so lookups are still generated. Writes (POST) are excluded unless --allow-writes,
+and then they only target the pinned account.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import schemathesis
 from schemathesis.engine import Status as EngineStatus
 from schemathesis.engine import events, from_schema
 
-from conformance.discovery import TestData
-from conformance.exchange import Exchange
-from conformance.outcome import CheckOutcome, Status, Violation
-from conformance.settings import KitSettings
+from billing_toolkit.conformance.calls import fill
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.discovery import TestData
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.outcome import CheckOutcome, Status, Violation
+from billing_toolkit.conformance.settings import KitSettings
 
 NAME = "schemathesis"
 PREFIX = "schemathesis."
@@ -76,18 +79,27 @@ class PhaseResult:
     """The phases that sent at least one request, in the order they ran."""
 
 
-def engine_config(settings: KitSettings, data: TestData) -> dict[str, Any]:
+def pinned_parameters(facts: ContractFacts, data: TestData) -> dict[str, str]:
+    """Path parameter name → test data, for every path parameter of the contract the test
+    data fills by format (the same rule as the kit's own requests, `calls.fill`)."""
+    return {
+        parameter.name: value
+        for operation in facts.contract.operations.values()
+        for parameter in operation.parameters
+        if parameter.location == "path"
+        and (value := fill(parameter, data.identifiers, facts.formats)) is not None
+    }
+
+
+def engine_config(settings: KitSettings, data: TestData, facts: ContractFacts) -> dict[str, Any]:
     """The schemathesis configuration (its documented schemathesis.toml keys) for this run."""
-    parameters = {"accountNumber": data.account_number}
-    if data.invoice_number is not None:
-        parameters["invoiceNumber"] = data.invoice_number
     config: dict[str, Any] = {
         "base-url": settings.base_url,
         "seed": settings.seed,
         "workers": 1,
         "request-timeout": settings.request_timeout,
         "auth": {"openapi": {"apiKey": {"bearer": settings.api_key}}},
-        "parameters": parameters,
+        "parameters": pinned_parameters(facts, data),
         "generation": {"max-examples": settings.max_examples},
         "checks": {"enabled": True},
         "phases": {
@@ -112,12 +124,13 @@ def engine_config(settings: KitSettings, data: TestData) -> dict[str, Any]:
 def run_schemathesis(
     settings: KitSettings,
     data: TestData,
-    contract: Path,
+    facts: ContractFacts,
     on_scenario: Callable[[str], None] = lambda label: None,
 ) -> PhaseResult:
-    """Run the engine to completion; `on_scenario(label)` is called as each scenario ends."""
-    config = schemathesis.Config.from_dict(engine_config(settings, data))
-    schema = schemathesis.openapi.from_path(contract, config=config)
+    """Run the engine over the run's contract to completion; `on_scenario(label)` is called
+    as each scenario ends."""
+    config = schemathesis.Config.from_dict(engine_config(settings, data, facts))
+    schema = schemathesis.openapi.from_path(facts.contract.path, config=config)
     if not settings.allow_writes:
         schema = schema.exclude(method=["POST", "PUT", "PATCH", "DELETE"])
     tallies: dict[str, _Tally] = {}

@@ -9,7 +9,6 @@ committed next to the team's CI configuration.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,13 +19,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from conformance.errors import KitError
-from conformance.exchange import API_KEY_VARIABLE, OTHER_API_KEY_VARIABLE
-
-ACCOUNT_NUMBER = re.compile(r"^[1-9][0-9]{9}$")
-INVOICE_NUMBER = re.compile(r"^INV-[0-9]{4}-[0-9]{6}$")
-PHONE = re.compile(r"^\+[1-9][0-9]{7,14}$")
-POSITIVE_AMOUNT = re.compile(r"^(0\.(0[1-9]|[1-9][0-9])|[1-9][0-9]{0,11}\.[0-9]{2})$")
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.exchange import API_KEY_VARIABLE, OTHER_API_KEY_VARIABLE
+from billing_toolkit.contract.formats import IdentifierFormat, contract_formats
 
 SECRET_KEYS = frozenset({"api_key", "other_tenant_key"})
 # Keys a YAML settings file may hold; API keys are deliberately absent.
@@ -114,7 +109,9 @@ def build_settings(
     """Validate merged flag/file values into settings; every problem is a `KitError`.
 
     `values` holds flag values over file values (None = not given); keys fall back to the
-    environment. Bias: reject anything ambiguous before a single request is sent.
+    environment. Identifiers and the payment amount must have the contract's own formats
+    (read from it, so a format changed there is enforced here too). Bias: reject anything
+    ambiguous before a single request is sent.
     """
     base_url = _required_url(values.get("base_url"))
     api_key = values.get("api_key") or environ.get(API_KEY_VARIABLE)
@@ -127,9 +124,9 @@ def build_settings(
         base_url=base_url,
         api_key=api_key,
         other_tenant_key=other_key,
-        account_number=_matching(values.get("account_number"), ACCOUNT_NUMBER, "--account-number"),
-        customer_phone=_matching(values.get("customer_phone"), PHONE, "--customer-phone"),
-        invoice_number=_matching(values.get("invoice_number"), INVOICE_NUMBER, "--invoice-number"),
+        account_number=_identifier(values, "account_number", IdentifierFormat.ACCOUNT_NUMBER),
+        customer_phone=_identifier(values, "customer_phone", IdentifierFormat.PHONE),
+        invoice_number=_identifier(values, "invoice_number", IdentifierFormat.INVOICE_NUMBER),
         allow_writes=bool(values.get("allow_writes") or False),
         payment_amount=_payment_amount(values.get("payment_amount")),
         checks=_checks(values.get("checks"), known_checks),
@@ -159,11 +156,15 @@ def _required_url(value: object) -> str:
     return url
 
 
-def _matching(value: object, pattern: re.Pattern[str], flag: str) -> str | None:
+def _identifier(values: Mapping[str, Any], key: str, kind: IdentifierFormat) -> str | None:
+    """The identifier setting `key` (given as flag `--key`), in the contract's `kind` format."""
+    value = values.get(key)
     if value in (None, ""):
         return None
     text = str(value)
+    pattern = contract_formats().identifier(kind)
     if not pattern.fullmatch(text):
+        flag = "--" + key.replace("_", "-")
         raise KitError(f"{flag} {text!r} does not match the contract's format {pattern.pattern}")
     return text
 
@@ -172,7 +173,7 @@ def _payment_amount(value: object) -> Decimal:
     if value in (None, ""):
         return Decimal("1.00")
     text = str(value)
-    if not POSITIVE_AMOUNT.fullmatch(text):
+    if not contract_formats().positive_amount.fullmatch(text):
         raise KitError(f"--payment-amount {text!r} must be a positive amount like 1.00")
     try:
         return Decimal(text)

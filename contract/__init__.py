@@ -1,13 +1,12 @@
-"""The billing contract: the single source of truth every other package is checked against.
+"""The contract kernel: `contract/openapi.yaml` read once into the facts every package shares.
 
-Only data lives here (the OpenAPI documents); this module just tells the others where it is,
-so an installed package and a source checkout find the same files.
+The simulator serves these operations, the client calls them, the conformance kit checks them
+and the assistant reads the identifiers they define; none of them reads the document again by
+hand. Data (the OpenAPI documents) lives beside this module, so an installed package and a
+source checkout find the same files.
 """
 
-from pathlib import Path
+from billing_toolkit.contract.document import ContractError
+from billing_toolkit.contract.paths import ADMIN_OPENAPI_PATH, CONTRACT_DIR, OPENAPI_PATH
 
-CONTRACT_DIR = Path(__file__).resolve().parent
-OPENAPI_PATH = CONTRACT_DIR / "openapi.yaml"
-ADMIN_OPENAPI_PATH = CONTRACT_DIR / "simulator-admin.yaml"
-
-__all__ = ["ADMIN_OPENAPI_PATH", "CONTRACT_DIR", "OPENAPI_PATH"]
+__all__ = ["ADMIN_OPENAPI_PATH", "CONTRACT_DIR", "OPENAPI_PATH", "ContractError"]

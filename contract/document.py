@@ -1,8 +1,9 @@
 """Reading the contract as plain data: load it, follow its local `$ref`s, visit its operations.
 
-Every consumer that walks the document (the client's code generator, the conformance kit,
-the contract's own tests) uses these three helpers, so "what is an operation" and "how is a
-reference followed" are decided once.
+Every consumer that walks the document (the operation model, the client's code generator, the
+conformance kit, the contract's own tests) uses these helpers, so "what is an operation" and
+"how is a reference followed" are decided once. Only local references exist in our documents;
+a remote one is a contract error (bias: refuse a document we would only half understand).
 """
 
 from __future__ import annotations
@@ -13,15 +14,22 @@ from typing import Any
 
 import yaml
 
-from contract import OPENAPI_PATH
+from billing_toolkit.contract.paths import OPENAPI_PATH
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (5× faster); same documents, same data."""
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+
+
+class ContractError(ValueError):
+    """The contract cannot be used as written (a remote `$ref`, an operationId used twice)."""
 
 
 def load(path: Path = OPENAPI_PATH) -> dict[str, Any]:
     """The OpenAPI document at `path` (the billing contract by default) as plain data."""
     with path.open(encoding="utf-8") as fh:
-        document: dict[str, Any] = yaml.safe_load(fh)
+        document: dict[str, Any] = yaml.load(fh, Loader=_LOADER)  # noqa: S506 - a safe loader
     return document
 
 
@@ -30,19 +38,40 @@ def pointer_escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+def _target(document: dict[str, Any], reference: Any) -> Any:
+    if not isinstance(reference, str) or not reference.startswith("#/"):
+        raise ContractError(f"only local references are supported, got {reference!r}")
+    target: Any = document
+    for part in reference[2:].split("/"):
+        target = target[part.replace("~1", "/").replace("~0", "~")]
+    return target
+
+
 def resolve(document: dict[str, Any], node: Any) -> Any:
     """Follow local `$ref`s until a node that is not a reference (the target, not a copy)."""
     while isinstance(node, dict) and "$ref" in node:
-        target: Any = document
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target[part.replace("~1", "/").replace("~0", "~")]
-        node = target
+        node = _target(document, node["$ref"])
+    return node
+
+
+def inline(document: dict[str, Any], node: Any) -> Any:
+    """A deep copy of `node` with every local `$ref` replaced by its target, so a consumer
+    (a schema compiler, a validator) sees plain JSON Schema. Siblings of a `$ref` (3.1 allows
+    them) are merged over the target."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            resolved = inline(document, _target(document, node["$ref"]))
+            siblings = {key: value for key, value in node.items() if key != "$ref"}
+            return {**resolved, **inline(document, siblings)} if siblings else resolved
+        return {key: inline(document, value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [inline(document, item) for item in node]
     return node
 
 
 def operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """Every (path, method, operation) of the document, in document order."""
-    for path, item in document["paths"].items():
+    for path, item in document.get("paths", {}).items():
         for method in HTTP_METHODS:
             if method in item:
                 yield path, method, item[method]

@@ -14,11 +14,11 @@ Public seams (stable; other packages and the pytest plugin build on them):
   near-duplicate pairs, another tenant's invoice). `billing-sim info --seed N` prints it.
 - `SimulatorControl` (`control_of(app)`) — in-process admin: `faults.add/clear/remove/list/
   events/load_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
-- `simulator.testing` — the pytest plugin (`billing_sim` in-process, `billing_sim_server` on
-  loopback) and `open_billing_sim` for other runners; see `simulator/testing/README.md`.
+- `billing_toolkit.pytest_plugin` — the pytest plugin (`billing_sim` in-process, `billing_sim_server` on
+  loopback) and `open_billing_sim` for other runners; see `pytest_plugin/README.md`.
 - Socket faults (timeout, connection reset/drop, truncated body) act on the TCP connection
   under uvicorn; in-process they are emulated by raising the httpx transport error a
-  client would get (see `simulator.faults.socket`).
+  client would get (see `billing_toolkit.simulator.faults.socket`).
 """
 
 from __future__ import annotations
@@ -27,21 +27,21 @@ import importlib
 from typing import Any
 
 _EXPORTS: dict[str, str] = {
-    "ADMIN_PREFIX": "simulator.config",
-    "ADMIN_TOKEN_ENV": "simulator.config",
-    "DEV_ADMIN_TOKEN": "simulator.config",
-    "KINDS": "simulator.faults.kinds",
-    "ContractViolation": "simulator.validation",
-    "ManualClock": "simulator.faults.clock",
-    "RealClock": "simulator.faults.clock",
-    "RunningServer": "simulator.server",
-    "SimulatorConfig": "simulator.config",
-    "SimulatorControl": "simulator.control",
-    "control_of": "simulator.control",
-    "create_app": "simulator.app",
-    "dataset_info": "simulator.state.info",
-    "generate": "simulator.state.dataset",
-    "serve_in_thread": "simulator.server",
+    "ADMIN_PREFIX": "billing_toolkit.simulator.config",
+    "ADMIN_TOKEN_ENV": "billing_toolkit.simulator.config",
+    "DEV_ADMIN_TOKEN": "billing_toolkit.simulator.config",
+    "KINDS": "billing_toolkit.simulator.faults.kinds",
+    "ContractViolation": "billing_toolkit.simulator.validation",
+    "ManualClock": "billing_toolkit.simulator.faults.clock",
+    "RealClock": "billing_toolkit.simulator.faults.clock",
+    "RunningServer": "billing_toolkit.simulator.server",
+    "SimulatorConfig": "billing_toolkit.simulator.config",
+    "SimulatorControl": "billing_toolkit.simulator.control",
+    "control_of": "billing_toolkit.simulator.control",
+    "create_app": "billing_toolkit.simulator.app",
+    "dataset_info": "billing_toolkit.simulator.state.info",
+    "generate": "billing_toolkit.simulator.state.dataset",
+    "serve_in_thread": "billing_toolkit.simulator.server",
 }
 """Public name → the module that defines it. Loaded on first use (PEP 562): the pytest
 plugin lives in this package and loads in every pytest run, and importing the app

@@ -8,21 +8,22 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
-from simulator.admin.handlers import ADMIN_HANDLERS
-from simulator.config import SimulatorConfig
-from simulator.endpoint import (
+from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.simulator.admin.handlers import ADMIN_HANDLERS
+from billing_toolkit.simulator.config import SimulatorConfig
+from billing_toolkit.simulator.endpoint import (
     admin_authenticator,
     make_endpoint,
     render,
     request_id_in,
     tenant_authenticator,
 )
-from simulator.faults.inject import FaultMiddleware
-from simulator.handlers import BILLING_HANDLERS
-from simulator.middleware import RequestContextMiddleware
-from simulator.problems import problem
-from simulator.routing import ContractDispatch, OperationRouter, contract_routes
-from simulator.runtime import build_runtime
+from billing_toolkit.simulator.fault_injection import FaultMiddleware
+from billing_toolkit.simulator.handlers import BILLING_HANDLERS
+from billing_toolkit.simulator.middleware import RequestContextMiddleware
+from billing_toolkit.simulator.problems import problem
+from billing_toolkit.simulator.routing import ContractDispatch, contract_routes
+from billing_toolkit.simulator.runtime import build_runtime
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -39,9 +40,9 @@ async def _http_error(request: Request, error: Exception) -> Response:
             f"{request.method} is not allowed on this path.",
             title="Method not allowed",
         )
-        routers = request.app.state.routers
+        matchers = request.app.state.matchers
         reply.headers["Allow"] = ", ".join(
-            sorted({m for router in routers for m in router.methods(request.url.path)})
+            sorted({m for matcher in matchers for m in matcher.methods(request.url.path)})
         )
     else:
         reply = problem(
@@ -62,10 +63,10 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
     admin = make_endpoint(runtime, runtime.admin_validator, admin_authenticator(runtime))
     billing_routes = contract_routes(runtime.billing, BILLING_HANDLERS, billing)
     admin_routes = contract_routes(runtime.admin, ADMIN_HANDLERS, admin)
-    routers = (runtime.router, OperationRouter(runtime.admin.operations))
+    matchers = (runtime.matcher, OperationMatcher(runtime.admin.operations.values()))
     tables = tuple(
-        (router, {route.name: route.app for route in routes})
-        for router, routes in zip(routers, (billing_routes, admin_routes), strict=True)
+        (matcher, {route.name: route.app for route in routes})
+        for matcher, routes in zip(matchers, (billing_routes, admin_routes), strict=True)
     )
     app = Starlette(
         routes=[*billing_routes, *admin_routes],
@@ -77,6 +78,6 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
         exception_handlers={404: _http_error, 405: _http_error},
     )
     app.state.control = runtime.control
-    app.state.routers = routers
+    app.state.matchers = matchers
     app.state.runtime = runtime
     return app

@@ -11,9 +11,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from simulator.faults.registry import operations_with_404
-from simulator.faults.scenario import ScenarioError, load_scenario
-from simulator.state.dataset import DEFAULT_CUSTOMERS, MIN_CUSTOMERS
+from billing_toolkit.contract import OPENAPI_PATH
+from billing_toolkit.contract.operations import load_contract
+from billing_toolkit.simulator.faults.registry import operations_with_404
+from billing_toolkit.simulator.faults.scenario import ScenarioError, load_scenario
+from billing_toolkit.simulator.state.dataset import DEFAULT_CUSTOMERS, MIN_CUSTOMERS
 
 EXIT_USAGE = 2
 
@@ -62,10 +64,10 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from simulator.app import create_app
-    from simulator.config import SimulatorConfig
-    from simulator.logs import configure_logging
-    from simulator.server import uvicorn_config
+    from billing_toolkit.simulator.app import create_app
+    from billing_toolkit.simulator.config import SimulatorConfig
+    from billing_toolkit.simulator.logs import configure_logging
+    from billing_toolkit.simulator.server import uvicorn_config
 
     configure_logging(args.log_level)
     config = SimulatorConfig(
@@ -82,8 +84,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    from simulator.state.dataset import generate
-    from simulator.state.info import dataset_info
+    from billing_toolkit.simulator.state.dataset import generate
+    from billing_toolkit.simulator.state.info import dataset_info
 
     print(
         json.dumps(dataset_info(generate(args.seed, args.customers)), indent=2, ensure_ascii=False)
@@ -92,9 +94,6 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from contract import OPENAPI_PATH
-    from simulator.validation import load_contract
-
     scenario = load_scenario(args.file, operations_with_404(load_contract(OPENAPI_PATH).operations))
     print(f"{args.file}: ok ({len(scenario.rules)} rule{'s' if len(scenario.rules) != 1 else ''})")
     return 0

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from simulator.faults.clock import FaultClock, RealClock
-from simulator.faults.scenario import Scenario
-from simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_NOW
+from billing_toolkit.simulator.faults.clock import FaultClock, RealClock
+from billing_toolkit.simulator.faults.scenario import Scenario
+from billing_toolkit.simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_NOW
 
 ADMIN_TOKEN_ENV = "BILLING_SIM_ADMIN_TOKEN"
 DEV_ADMIN_TOKEN = "sim-admin-dev-token"

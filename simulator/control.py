@@ -19,14 +19,14 @@ from typing import Any
 
 from starlette.applications import Starlette
 
-from simulator.faults.events import FaultEvent
-from simulator.faults.registry import FaultRegistry
-from simulator.faults.rules import FaultRule, parse_rule
-from simulator.faults.scenario import Scenario, load_scenario, parse_scenario_text
-from simulator.state.engine import DayReport
-from simulator.state.info import dataset_info
-from simulator.state.models import BillingState
-from simulator.state.store import BillingStore
+from billing_toolkit.simulator.faults.events import FaultEvent
+from billing_toolkit.simulator.faults.registry import FaultRegistry
+from billing_toolkit.simulator.faults.rules import FaultRule, parse_rule
+from billing_toolkit.simulator.faults.scenario import Scenario, load_scenario, parse_scenario_text
+from billing_toolkit.simulator.state.engine import DayReport
+from billing_toolkit.simulator.state.info import dataset_info
+from billing_toolkit.simulator.state.models import BillingState
+from billing_toolkit.simulator.state.store import BillingStore
 
 
 class FaultControl:

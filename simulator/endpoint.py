@@ -21,15 +21,15 @@ from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
-from simulator.handlers.context import OperationContext
-from simulator.problems import PROBLEM, Reply, infrastructure, invalid, unauthorized
-from simulator.runtime import Runtime
-from simulator.state.models import Tenant
-from simulator.validation import (
+from billing_toolkit.contract.operations import Operation
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import PROBLEM, Reply, infrastructure, invalid, unauthorized
+from billing_toolkit.simulator.runtime import Runtime
+from billing_toolkit.simulator.state.models import Tenant
+from billing_toolkit.simulator.validation import (
     ContractValidator,
     ContractViolation,
     IncomingRequest,
-    Operation,
     RequestRejected,
 )
 
@@ -215,7 +215,7 @@ class OperationEndpoint:
             content_type=headers.get("content-type", "") if takes_body else "",
             body=await read_body(receive) if takes_body else b"",
         )
-        tenant, reply = self.authenticate(headers) if self.operation.secured else (None, None)
+        tenant, reply = self.authenticate(headers) if self.operation.requires_auth else (None, None)
         state["tenant"] = tenant.tenant_id if tenant else None
         if reply is None:
             reply = _handle(

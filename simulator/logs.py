@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 import orjson
 
-from simulator.masking import mask
+from billing_toolkit.contract.masking import mask
 
 FIELDS = (
     "request_id", "method", "path", "query", "operation_id", "status",

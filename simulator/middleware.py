@@ -15,9 +15,9 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from simulator.endpoint import new_request_id
-from simulator.logs import log_fields
-from simulator.runtime import Runtime
+from billing_toolkit.simulator.endpoint import new_request_id
+from billing_toolkit.simulator.logs import log_fields
+from billing_toolkit.simulator.runtime import Runtime
 
 _USABLE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
 _REQUEST_ID = b"x-request-id"

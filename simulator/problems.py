@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.validation.messages import FieldError
+from billing_toolkit.simulator.validation.messages import FieldError
 
 JSON = "application/json"
 PROBLEM = "application/problem+json"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from simulator.state.billing import next_billing_date
-from simulator.state.invariants import balance_of
-from simulator.state.models import Account, Customer, Invoice, Payment, Plan
-from simulator.state.money import to_wire
+from billing_toolkit.simulator.state.billing import next_billing_date
+from billing_toolkit.simulator.state.invariants import balance_of
+from billing_toolkit.simulator.state.models import Account, Customer, Invoice, Payment, Plan
+from billing_toolkit.simulator.state.money import to_wire
 
 
 def timestamp(moment: datetime) -> str:

@@ -2,25 +2,21 @@
 
 An operation without a handler, or a handler without an operation, is a start-up error
 (`ContractMismatch`) — the simulator never serves a contract it only partly implements.
-`OperationRouter` answers "which operation is this request?" from the contract paths, for
-the layers in front of Starlette's router (faults, logs) and for `ContractDispatch`, which
-sends a request that names an operation straight to its endpoint.
+"Which operation is this request?" is the kernel's `OperationMatcher` (the rule Starlette's
+router applies, shared with the conformance kit); `ContractDispatch` uses it to send a
+request that names an operation straight to its endpoint.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from simulator.validation.contract import Contract, Operation
-
-_TEMPLATE = re.compile(r"\{([^}/]+)\}")
-
-Match = tuple[Operation, dict[str, str]]
+from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.contract.operations import Contract, Operation
 
 
 class ContractMismatch(RuntimeError):
@@ -47,54 +43,9 @@ def contract_routes(
     """One Starlette route per operation; its endpoint is an ASGI app (path params in scope)."""
     check_handlers(contract, handlers)
     return [
-        Route(op.path, endpoint_for(op, handlers[key]), methods=[op.method], name=key)
+        Route(op.path.template, endpoint_for(op, handlers[key]), methods=[op.method], name=key)
         for key, op in contract.operations.items()
     ]
-
-
-class OperationRouter:
-    """Contract paths in contract order, the first match winning — as in Starlette's router.
-
-    Per method, a path without parameters is one dict look-up; templated paths are tried in
-    order after it, unless a literal path listed earlier in the contract would win anyway.
-    """
-
-    def __init__(self, operations: Mapping[str, Operation]) -> None:
-        self._table: list[tuple[str, re.Pattern[str], Operation]] = []
-        self._literal: dict[tuple[str, str], tuple[int, Operation]] = {}
-        self._templated: dict[str, list[tuple[int, re.Pattern[str], Operation]]] = {}
-        for index, operation in enumerate(operations.values()):
-            parts = _TEMPLATE.split(operation.path)  # literal, name, literal, name...
-            pattern = re.compile(
-                "^"
-                + "".join(
-                    re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)"
-                    for i, part in enumerate(parts)
-                )
-                + "$"
-            )
-            self._table.append((operation.method, pattern, operation))
-            if len(parts) == 1:
-                self._literal.setdefault((operation.method, operation.path), (index, operation))
-            else:
-                self._templated.setdefault(operation.method, []).append((index, pattern, operation))
-
-    def methods(self, path: str) -> list[str]:
-        """Every method the contract serves on `path` (HEAD comes with GET), for `Allow`."""
-        found = {op_method for op_method, pattern, _ in self._table if pattern.match(path)}
-        if "GET" in found:
-            found.add("HEAD")
-        return sorted(found)
-
-    def match(self, method: str, path: str) -> Match | None:
-        method = "GET" if method == "HEAD" else method
-        literal = self._literal.get((method, path))
-        for index, pattern, operation in self._templated.get(method, ()):
-            if literal is not None and literal[0] < index:
-                break
-            if found := pattern.match(path):
-                return operation, found.groupdict()
-        return (literal[1], {}) if literal is not None else None
 
 
 class ContractDispatch:
@@ -108,16 +59,16 @@ class ContractDispatch:
     """
 
     def __init__(
-        self, app: ASGIApp, tables: tuple[tuple[OperationRouter, Mapping[str, ASGIApp]], ...]
+        self, app: ASGIApp, tables: tuple[tuple[OperationMatcher, Mapping[str, ASGIApp]], ...]
     ) -> None:
-        """`tables`: per contract, its router and its endpoints by operationId, in the
+        """`tables`: per contract, its matcher and its endpoints by operationId, in the
         order Starlette's route list has them."""
         self.app, self.tables = app, tables
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("root_path"):
-            for router, endpoints in self.tables:
-                found = router.match(scope["method"], scope["path"])
+            for matcher, endpoints in self.tables:
+                found = matcher.match(scope["method"], scope["path"])
                 if found is not None:
                     operation, scope["path_params"] = found
                     await endpoints[operation.operation_id](scope, receive, send)

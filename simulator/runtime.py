@@ -7,18 +7,23 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
-from simulator.config import SimulatorConfig
-from simulator.control import SimulatorControl
-from simulator.faults.events import EventLog
-from simulator.faults.registry import FaultRegistry, operations_with_404
-from simulator.faults.scenario import load_scenario
-from simulator.pagination import Cursors
-from simulator.routing import OperationRouter
-from simulator.state import dataset
-from simulator.state.persistence import MemoryPersistence, Persistence, SQLitePersistence
-from simulator.state.store import BillingStore
-from simulator.validation import Contract, ContractValidator, build_validator, load_contract
+from billing_toolkit.contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
+from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.contract.operations import Contract, load_contract
+from billing_toolkit.simulator.config import SimulatorConfig
+from billing_toolkit.simulator.control import SimulatorControl
+from billing_toolkit.simulator.faults.events import EventLog
+from billing_toolkit.simulator.faults.registry import FaultRegistry, operations_with_404
+from billing_toolkit.simulator.faults.scenario import load_scenario
+from billing_toolkit.simulator.pagination import Cursors
+from billing_toolkit.simulator.state import dataset
+from billing_toolkit.simulator.state.persistence import (
+    MemoryPersistence,
+    Persistence,
+    SQLitePersistence,
+)
+from billing_toolkit.simulator.state.store import BillingStore
+from billing_toolkit.simulator.validation import ContractValidator, build_validator
 
 LOGGER_NAME = "billing_sim"
 
@@ -30,7 +35,8 @@ class Runtime:
     admin: Contract
     validator: ContractValidator
     admin_validator: ContractValidator
-    router: OperationRouter
+    matcher: OperationMatcher
+    """Which billing operation a request is, for the layers in front of the endpoints."""
     store: BillingStore
     cursors: Cursors
     faults: FaultRegistry
@@ -72,7 +78,7 @@ def build_runtime(config: SimulatorConfig) -> Runtime:
         admin=admin,
         validator=build_validator(billing, config.validation_engine),
         admin_validator=build_validator(admin, config.validation_engine),
-        router=OperationRouter(billing.operations),
+        matcher=OperationMatcher(billing.operations.values()),
         store=store,
         cursors=Cursors(hashlib.sha256(f"billing-sim-cursor:{store.state.seed}".encode()).digest()),
         faults=registry,

@@ -2,7 +2,7 @@
 
 `serve_in_thread` serves 127.0.0.1 on a free port (uvicorn binds port 0), so parallel
 tests never collide, and returns once the server accepts connections. Socket faults (reset, drop, truncated
-body) work with any uvicorn set-up; see `simulator.faults.socket`.
+body) work with any uvicorn set-up; see `billing_toolkit.simulator.faults.socket`.
 """
 
 from __future__ import annotations

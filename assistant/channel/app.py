@@ -21,13 +21,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from assistant.channel import handoff_api, webhook
-from assistant.channel.config import ChannelConfig
-from assistant.channel.graph_sender import GraphSender, Sleep
-from assistant.channel.send_retry import SendBudget
-from assistant.channel.service import DEFAULT_WORKERS, ChannelService
-from assistant.channel.turns import PipelineFactory, TurnRunner
-from assistant.store import SqlConversationStore
+from billing_toolkit.assistant.channel import handoff_api, webhook
+from billing_toolkit.assistant.channel.config import ChannelConfig
+from billing_toolkit.assistant.channel.graph_sender import GraphSender, Sleep
+from billing_toolkit.assistant.channel.send_retry import SendBudget
+from billing_toolkit.assistant.channel.service import DEFAULT_WORKERS, ChannelService
+from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnRunner
+from billing_toolkit.assistant.store import SqlConversationStore
 
 
 async def health(request: Request) -> Response:

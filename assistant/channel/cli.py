@@ -5,8 +5,9 @@
     billing-assistant webhook-send --from +58… "text" --phone-number-id … --secret-env VAR
 
 Tenants, numbers and the names of their secret variables come from `--config` (or
-`$ASSISTANT_CHANNEL_CONFIG`); each tenant's pipeline is built by `assistant.runtime` with that
-tenant's billing URL and key, on the service's conversation store. The store defaults to a
+`$ASSISTANT_CHANNEL_CONFIG`); each tenant's pipeline is built by
+`billing_toolkit.assistant.runtime` with that tenant's billing URL and key, on the service's
+conversation store. The store defaults to a
 SQLite file in the working directory — not memory, since a message acknowledged to WhatsApp
 must survive a restart. Every bad setting is one line on stderr and exit status 2.
 """
@@ -24,16 +25,21 @@ from typing import Any
 
 import httpx
 
-from assistant.channel.app import create_channel_app
-from assistant.channel.config import ChannelConfig, ConfigError, load_channel_config
-from assistant.channel.deliveries import text_delivery
-from assistant.channel.fake_graph import create_fake_graph_app
-from assistant.channel.service import DEFAULT_WORKERS
-from assistant.channel.signature import SIGNATURE_HEADER, sign
-from assistant.channel.turns import PipelineFactory, TurnHandler
-from assistant.identifiers import normalize_phone
-from assistant.runtime import ENV_STORE_DSN, NARRATORS, AssistantConfig, open_assistant
-from assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.channel.app import create_channel_app
+from billing_toolkit.assistant.channel.config import ChannelConfig, ConfigError, load_channel_config
+from billing_toolkit.assistant.channel.deliveries import text_delivery
+from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
+from billing_toolkit.assistant.channel.service import DEFAULT_WORKERS
+from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, sign
+from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnHandler
+from billing_toolkit.assistant.runtime import (
+    ENV_STORE_DSN,
+    NARRATORS,
+    AssistantConfig,
+    open_assistant,
+)
+from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.text.identifiers import normalize_phone
 
 CONFIG_ENV = "ASSISTANT_CHANNEL_CONFIG"
 DEFAULT_STORE_DSN = "sqlite:///conversations.sqlite3"
@@ -81,8 +87,9 @@ def register(subparsers: Any) -> None:
 
 def open_pipelines(config: ChannelConfig, base: AssistantConfig, store: SqlConversationStore,
                    resources: ExitStack, **runtime_options: Any) -> PipelineFactory:
-    """Every tenant's pipeline, built now by `assistant.runtime` — `base` with the tenant's
-    name, billing URL and key, on the service's store — so a bad setting stops the start-up
+    """Every tenant's pipeline, built now by `billing_toolkit.assistant.runtime` — `base`
+    with the tenant's name, billing URL and key, on the service's store — so a bad setting
+    stops the start-up
     instead of failing each message later. Their clients close with `resources`;
     `runtime_options` go to `open_assistant` (a transport to an in-process simulator, say)."""
     pipelines: dict[str, TurnHandler] = {}

@@ -17,9 +17,13 @@ from typing import Any
 
 import httpx
 
-from assistant.channel.config import Secret
-from assistant.channel.send_retry import SendBudget, retry_after_seconds, retryable_status
-from assistant.masking import mask_personal
+from billing_toolkit.assistant.channel.config import Secret
+from billing_toolkit.assistant.channel.send_retry import (
+    SendBudget,
+    retry_after_seconds,
+    retryable_status,
+)
+from billing_toolkit.assistant.text.masking import mask_personal
 
 Sleep = Callable[[float], Awaitable[None]]
 DEFAULT_TIMEOUT = httpx.Timeout(10.0, connect=5.0)

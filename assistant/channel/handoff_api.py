@@ -27,16 +27,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from assistant.channel.config import TenantChannel
-from assistant.channel.problems import problem
-from assistant.channel.service import ChannelService
-from assistant.identifiers import normalize_phone
-from assistant.store import (
+from billing_toolkit.assistant.channel.config import TenantChannel
+from billing_toolkit.assistant.channel.problems import problem
+from billing_toolkit.assistant.channel.service import ChannelService
+from billing_toolkit.assistant.store import (
     Conversation,
     ConversationState,
     EscalationRecord,
     HistoryEntry,
 )
+from billing_toolkit.assistant.text.identifiers import normalize_phone
 
 _AGENT_ID = re.compile(r"^[A-Za-z0-9._@-]{1,64}$")
 MAX_TEXT = 4096

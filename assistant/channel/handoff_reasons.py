@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.language import Language
+from billing_toolkit.assistant.text.language import Language
 
 DELIVERY_FAILED = "DELIVERY_FAILED"
 PROCESSING_FAILED = "PROCESSING_FAILED"

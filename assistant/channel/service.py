@@ -25,24 +25,24 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from assistant.channel.config import ChannelConfig
-from assistant.channel.graph_sender import GraphSender, SendOutcome
-from assistant.channel.handoff_reasons import (
+from billing_toolkit.assistant.channel.config import ChannelConfig
+from billing_toolkit.assistant.channel.graph_sender import GraphSender, SendOutcome
+from billing_toolkit.assistant.channel.handoff_reasons import (
     Handoff,
     delivery_failed,
     passed_on,
     processing_failed,
 )
-from assistant.channel.keyed_locks import KeyedLocks
-from assistant.channel.turns import TurnRunner
-from assistant.channel.webhook_payload import IncomingMessage
-from assistant.masking import mask_personal
-from assistant.store import (
+from billing_toolkit.assistant.channel.keyed_locks import KeyedLocks
+from billing_toolkit.assistant.channel.turns import TurnRunner
+from billing_toolkit.assistant.channel.webhook_payload import IncomingMessage
+from billing_toolkit.assistant.store import (
     InboundRecord,
     OutboundRecord,
     OutboundStatus,
     SqlConversationStore,
 )
+from billing_toolkit.assistant.text.masking import mask_personal
 
 logger = logging.getLogger(__name__)
 

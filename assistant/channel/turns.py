@@ -13,19 +13,19 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-from assistant.channel.config import TenantChannel
-from assistant.channel.handoff_reasons import text_only
-from assistant.channel.webhook_payload import TEXT
-from assistant.gate import pass_gate
-from assistant.store import InboundRecord, SqlConversationStore
-from assistant.turn import Action, TurnResult
+from billing_toolkit.assistant.channel.config import TenantChannel
+from billing_toolkit.assistant.channel.handoff_reasons import text_only
+from billing_toolkit.assistant.channel.webhook_payload import TEXT
+from billing_toolkit.assistant.store import InboundRecord, SqlConversationStore
+from billing_toolkit.assistant.turn.gate import pass_gate
+from billing_toolkit.assistant.turn.result import Action, TurnResult
 
 IGNORED_KINDS = frozenset({"reaction"})
 """Kinds that are not something to answer: an emoji reaction to one of our messages."""
 
 
 class TurnHandler(Protocol):
-    """`assistant.pipeline.AssistantPipeline` satisfies it."""
+    """`billing_toolkit.assistant.turn.pipeline.AssistantPipeline` satisfies it."""
 
     def handle(self, phone: str, message: str) -> TurnResult: ...
 

@@ -17,10 +17,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from assistant.channel.problems import problem
-from assistant.channel.service import ChannelService
-from assistant.channel.signature import SIGNATURE_HEADER, signing_secret
-from assistant.channel.webhook_payload import PayloadError, incoming_messages
+from billing_toolkit.assistant.channel.problems import problem
+from billing_toolkit.assistant.channel.service import ChannelService
+from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, signing_secret
+from billing_toolkit.assistant.channel.webhook_payload import PayloadError, incoming_messages
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.identifiers import normalize_phone
+from billing_toolkit.assistant.text.identifiers import normalize_phone
 
 TEXT = "text"
 

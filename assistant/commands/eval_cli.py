@@ -15,22 +15,21 @@ from typing import Any
 import httpx
 from rich.console import Console
 
-from assistant.commands.local_simulator import LOCAL_BASE_URL
-from assistant.commands.session import (
+from billing_toolkit.assistant.commands.local_simulator import LOCAL_BASE_URL
+from billing_toolkit.assistant.commands.session import (
     add_simulator_options,
     guarded,
     local_simulator_of,
 )
-from assistant.evaluation.dataset import DatasetRoles
-from assistant.evaluation.record import SystemOfRecord
-from assistant.evaluation.report import render, summarize
-from assistant.evaluation.runner import EvaluationReport, SuiteRunner
-from assistant.evaluation.scenarios import SCENARIOS, load_scenarios
-from assistant.narration_faults import NarrationFault
-from assistant.narrator import Narrator
-from assistant.operator_profile import load_operator_profile
-from assistant.ports import Retriever
-from assistant.runtime import (
+from billing_toolkit.assistant.evaluation.dataset import DatasetRoles
+from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
+from billing_toolkit.assistant.evaluation.record import SystemOfRecord
+from billing_toolkit.assistant.evaluation.report import render, summarize
+from billing_toolkit.assistant.evaluation.runner import EvaluationReport, SuiteRunner
+from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, load_scenarios
+from billing_toolkit.assistant.knowledge.operator_profile import load_operator_profile
+from billing_toolkit.assistant.narrator import Narrator
+from billing_toolkit.assistant.runtime import (
     NARRATORS,
     Assistant,
     AssistantConfig,
@@ -38,6 +37,7 @@ from assistant.runtime import (
     open_assistant,
     open_retriever_for,
 )
+from billing_toolkit.assistant.turn.ports import Retriever
 
 
 def register(subparsers: Any) -> None:

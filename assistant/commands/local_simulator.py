@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from anyio.from_thread import start_blocking_portal
 
-from client.asgi import BlockingASGITransport
+from billing_toolkit.client.asgi import BlockingASGITransport
 
 LOCAL_BASE_URL = "http://simulator.local"
 """Any URL will do in-process; this one says where the requests go."""
@@ -55,7 +55,11 @@ class LocalSimulator:
 def start_local_simulator(seed: int = 42, customers_per_tenant: int | None = None) -> LocalSimulator:
     """Generate the dataset of `seed` and serve it in-process (a few seconds for 300 customers
     per tenant). Raises ValueError for a bad seed or size."""
-    from simulator import SimulatorConfig, control_of, create_app  # CLI convenience only
+    from billing_toolkit.simulator import (  # CLI convenience only
+        SimulatorConfig,
+        control_of,
+        create_app,
+    )
 
     config = SimulatorConfig(seed=seed)
     if customers_per_tenant is not None:

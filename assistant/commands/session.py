@@ -13,10 +13,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from assistant.commands.local_simulator import LOCAL_BASE_URL, LocalSimulator, start_local_simulator
-from assistant.operator_profile import OperatorProfileError
-from assistant.retrieval import RetrievalError
-from assistant.runtime import (
+from billing_toolkit.assistant.commands.local_simulator import (
+    LOCAL_BASE_URL,
+    LocalSimulator,
+    start_local_simulator,
+)
+from billing_toolkit.assistant.knowledge.operator_profile import OperatorProfileError
+from billing_toolkit.assistant.retrieval import RetrievalError
+from billing_toolkit.assistant.runtime import (
     DEFAULT_TENANT,
     ENV_KB_DSN,
     ENV_NARRATOR,
@@ -27,7 +31,7 @@ from assistant.runtime import (
     AssistantConfig,
     open_assistant,
 )
-from client.base import ENV_API_KEY, ENV_BASE_URL
+from billing_toolkit.client.base import ENV_API_KEY, ENV_BASE_URL
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -16,15 +16,15 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
-from assistant.commands.session import (
+from billing_toolkit.assistant.commands.session import (
     CommandError,
     add_connection_options,
     guarded,
     open_session,
 )
-from assistant.identifiers import normalize_phone
-from assistant.pipeline import AssistantPipeline
-from assistant.turn import Action, TurnResult
+from billing_toolkit.assistant.text.identifiers import normalize_phone
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
+from billing_toolkit.assistant.turn.result import Action, TurnResult
 
 QUIT = "/quit"
 RELEASE = "/release"

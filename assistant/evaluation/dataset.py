@@ -14,8 +14,8 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from assistant.evaluation.record import CustomerRecord, SystemOfRecord
-from assistant.evaluation.scenarios import Scenario, ScenarioError
+from billing_toolkit.assistant.evaluation.record import CustomerRecord, SystemOfRecord
+from billing_toolkit.assistant.evaluation.scenarios import Scenario, ScenarioError
 
 UNKNOWN_PHONE = "+584120000100"
 """Subscriber numbers are issued from 1000000, so no customer has this one (checked)."""

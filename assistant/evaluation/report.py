@@ -9,9 +9,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from assistant.escalation import EscalationReason
-from assistant.evaluation.runner import EvaluationReport
-from assistant.turn import Action
+from billing_toolkit.assistant.evaluation.runner import EvaluationReport
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.result import Action
 
 
 def _percentile(values: list[float], fraction: float) -> float:

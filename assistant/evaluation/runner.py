@@ -13,16 +13,20 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from assistant.escalation import EscalationReason
-from assistant.evaluation.dataset import DatasetRoles, ResolvedScenario
-from assistant.evaluation.scenarios import IdentifierExpectation, Scenario, Turn
-from assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
-from assistant.identifiers import Identifier, find_identifiers
-from assistant.narration_faults import FaultyNarrator, NarrationFault
-from assistant.narrator import Narrator, TemplateNarrator
-from assistant.ports import RetrievedChunk, Retriever
-from assistant.runtime import Assistant
-from assistant.turn import TurnResult
+from billing_toolkit.assistant.evaluation.dataset import DatasetRoles, ResolvedScenario
+from billing_toolkit.assistant.evaluation.narration_faults import FaultyNarrator, NarrationFault
+from billing_toolkit.assistant.evaluation.scenarios import (
+    ExpectedTurn,
+    IdentifierExpectation,
+    Scenario,
+)
+from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
+from billing_toolkit.assistant.narrator import Narrator, TemplateNarrator
+from billing_toolkit.assistant.runtime import Assistant
+from billing_toolkit.assistant.text.identifiers import Identifier, find_identifiers
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.ports import RetrievedChunk, Retriever
+from billing_toolkit.assistant.turn.result import TurnResult
 
 OpenAssistant = Callable[[Narrator, Retriever], Assistant]
 
@@ -51,7 +55,7 @@ class ChunkLog:
 @dataclass(frozen=True, slots=True)
 class TurnOutcome:
     scenario_id: str
-    turn: Turn
+    turn: ExpectedTurn
     message: str
     result: TurnResult
     latency_ms: float
@@ -103,7 +107,7 @@ def _asked(message: str) -> Identifier | None:
     return found[0] if found else None
 
 
-def _identifier_checks(turn: Turn, message: str,
+def _identifier_checks(turn: ExpectedTurn, message: str,
                        reply: str) -> tuple[bool | None, bool | None, list[str]]:
     asked = _asked(message)
     if turn.identifier is None or asked is None:
@@ -119,7 +123,7 @@ def _identifier_checks(turn: Turn, message: str,
     return None, wrong, failures
 
 
-def _expectation_failures(turn: Turn, result: TurnResult) -> list[str]:
+def _expectation_failures(turn: ExpectedTurn, result: TurnResult) -> list[str]:
     failures = []
     if result.action is not turn.action or result.reason is not turn.reason:
         got = f"{result.action.value} {result.reason.value if result.reason else ''}".strip()
@@ -177,7 +181,7 @@ class SuiteRunner:
         return outcomes
 
     def _converse(self, scenario: ResolvedScenario, narrator: Narrator
-                  ) -> Iterator[tuple[Turn, str, TurnResult, float]]:
+                  ) -> Iterator[tuple[ExpectedTurn, str, TurnResult, float]]:
         """One conversation on a fresh assistant (fresh breaker, fresh conversation store),
         yielding after each turn — a faulty narrator's `last_injection` is that turn's."""
         with self._open(narrator, self._chunks) as assistant:
@@ -195,8 +199,8 @@ class SuiteRunner:
                 if fault is not None:
                     self._faults.clear()
 
-    def _judge(self, scenario: ResolvedScenario, turn: Turn, message: str, result: TurnResult,
-               latency: float, facts: Facts) -> TurnOutcome:
+    def _judge(self, scenario: ResolvedScenario, turn: ExpectedTurn, message: str,
+               result: TurnResult, latency: float, facts: Facts) -> TurnOutcome:
         reply = result.reply or ""
         cited = text_facts([self._chunks.texts[c] for c in result.citations
                             if c in self._chunks.texts])

@@ -2,7 +2,7 @@
 
 A scenario is a conversation of one subscriber, named by a dataset role rather than by
 numbers, so the suite survives a seed change: the roles and `{placeholders}` are resolved
-against the running simulator by `assistant.evaluation.dataset`.
+against the running simulator by `billing_toolkit.assistant.evaluation.dataset`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import yaml
 
-from assistant.escalation import EscalationReason
-from assistant.turn import Action
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.result import Action
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios.yaml"
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -32,7 +32,9 @@ class IdentifierExpectation(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class ExpectedTurn:
+    """One scripted turn: what the subscriber says and what the assistant must do about it."""
+
     say: str
     action: Action
     reason: EscalationReason | None = None
@@ -48,12 +50,12 @@ class Turn:
 class Scenario:
     id: str
     customer: str
-    turns: tuple[Turn, ...]
+    turns: tuple[ExpectedTurn, ...]
     verifies_as: str | None = None
     fault: dict[str, Any] | None = None
 
 
-def _turn(raw: Any, where: str) -> Turn:
+def _turn(raw: Any, where: str) -> ExpectedTurn:
     if not isinstance(raw, dict) or not isinstance(raw.get("say"), str):
         raise ScenarioError(f"{where}: a turn needs `say` (text)")
     expect = str(raw.get("expect", "")).split()
@@ -67,7 +69,7 @@ def _turn(raw: Any, where: str) -> Turn:
                             "`escalate REASON`, and identifier found|not_found") from exc
     if (action is Action.ESCALATE) != (reason is not None):
         raise ScenarioError(f"{where}: `escalate` needs a reason, and only it takes one")
-    return Turn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)))
+    return ExpectedTurn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)))
 
 
 def _scenario(raw: Any, index: int) -> Scenario:

@@ -6,10 +6,12 @@ Precisely, a reply is verified-wrong when it states any of:
   not in a knowledge-base chunk the reply cites — except that a reply with no amount in it may
   repeat an identifier the subscriber wrote in that message (that is how "INV-… was not found
   on your account" reads);
-- an amount (`USD 45,00`, `Bs. 1.234,56`, `-5.00`; the last `.` or `,` is the decimal mark)
-  whose signed value is not a money value of the record, not the difference between an
-  invoice and the one before it (the total, or the sum of one kind of line), and not in a cited
-  chunk;
+- an amount (`USD 45,00`, `Bs. 1.234,56`, `USD -5,00`), read exactly as the grounding verifier
+  reads it (`text/amounts.py`: the last `.` or `,` is the decimal mark, a minus in any
+  spelling is part of the value), whose signed value is not a money value of the record, not
+  the difference between an invoice and the one before it (the total, or the sum of one kind
+  of line), and not in a cited chunk; a figure after an ambiguous detached dash (`- 0,16`) is
+  wrong unless both of its readings are backed, and backs nothing as chunk text;
 - a date whose value is not a date of the record or of a cited chunk (a date written without a
   year matches on month and day; a date that cannot be read unambiguously is wrong).
 
@@ -21,20 +23,18 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from assistant.dates import find_dates
-from assistant.evaluation.record import CustomerRecord
-from assistant.identifiers import IdentifierKind, find_identifiers
+from billing_toolkit.assistant.evaluation.record import CustomerRecord
+from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts, wire_amount
+from billing_toolkit.assistant.text.dates import DateMention, find_dates
+from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind, find_identifiers
 
-_MONEY = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]{2}")
 _ISO_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_AMOUNT_IN_TEXT = re.compile(
-    r"(?<![0-9.,])-?(?:[0-9]{1,3}(?:[.,][0-9]{3})+|[0-9]+)[.,][0-9]{2}(?![0-9]|[.,][0-9])")
 
 IdentifierKey = tuple[IdentifierKind, str]
 
@@ -89,24 +89,19 @@ def record_facts(record: CustomerRecord | None) -> Facts:
     leaves = list(_leaves([record.customer, record.balance, record.subscription,
                            list(record.invoices), list(record.payments)]))
     identifiers = {i.key for leaf in leaves for i in find_identifiers(leaf)}
-    amounts = {Decimal(leaf) for leaf in leaves if _MONEY.fullmatch(leaf)}
+    amounts = {value for leaf in leaves if (value := wire_amount(leaf)) is not None}
     dates = {date(int(m[1]), int(m[2]), int(m[3]))
              for leaf in leaves if (m := _ISO_DATE.match(leaf))}
     return Facts(frozenset(identifiers), frozenset(amounts | _invoice_differences(record)),
                  frozenset(dates))
 
 
-def _amount(token: str) -> Decimal:
-    cut = max(token.rfind("."), token.rfind(","))
-    sign = "-" if token.startswith("-") else ""
-    return Decimal(sign + re.sub(r"[^0-9]", "", token[:cut]) + "." + token[cut + 1:])
-
-
-def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
-    chars = list(text)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+def _amounts(text: str, identifiers: Sequence[Identifier],
+             dates: Sequence[DateMention]) -> list[AmountMention]:
+    """The amounts of `text` outside its identifiers and dates (each judged as what it is)."""
+    keys = [(i.start, i.end) for i in identifiers] + [(d.start, d.end) for d in dates]
+    return [a for a in find_amounts(text)
+            if not any(start < a.end and a.start < end for start, end in keys)]
 
 
 def text_facts(texts: Sequence[str]) -> Facts:
@@ -118,20 +113,24 @@ def text_facts(texts: Sequence[str]) -> Facts:
         found, mentions = find_identifiers(text), find_dates(text)
         identifiers |= {i.key for i in found}
         dates |= {m.value for m in mentions if m.value is not None}
-        rest = _blank(text, [(i.start, i.end) for i in found] +
-                      [(m.start, m.end) for m in mentions])
-        amounts |= {_amount(m[0]) for m in _AMOUNT_IN_TEXT.finditer(rest)}
+        amounts |= {a.value for a in _amounts(text, found, mentions) if not a.ambiguous}
     return Facts(frozenset(identifiers), frozenset(amounts), frozenset(dates))
+
+
+def _backed(amount: AmountMention, values: frozenset[Decimal]) -> bool:
+    """An ambiguous figure must be backed under both readings, as the verifier holds it."""
+    if amount.ambiguous:
+        return amount.value in values and -amount.value in values
+    return amount.value in values
 
 
 def wrong_items(reply: str, facts: Facts, message: str) -> list[str]:
     """What in `reply` the facts do not back (empty: the reply is not verified-wrong)."""
     found, mentions = find_identifiers(reply), find_dates(reply)
-    rest = _blank(reply, [(i.start, i.end) for i in found] + [(m.start, m.end) for m in mentions])
-    amounts = [m[0] for m in _AMOUNT_IN_TEXT.finditer(rest)]
+    amounts = _amounts(reply, found, mentions)
     echoed = {i.key for i in find_identifiers(message)} if not amounts else set()
     wrong = [i.literal for i in found if i.key not in facts.identifiers and i.key not in echoed]
-    wrong += [token for token in amounts if _amount(token) not in facts.amounts]
+    wrong += [a.token for a in amounts if not _backed(a, facts.amounts)]
     month_days = {(d.month, d.day) for d in facts.dates}
     for mention in mentions:
         if mention.value is not None:

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from assistant.intents import Intent
-from assistant.language import Language
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.client.tool_result import ToolResult
 
 
 class NarrationError(Exception):

@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from assistant.language import Language
-from assistant.narrator.base import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.narrator.base import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.text.language import Language
 
 ENV_BASE_URL = "ASSISTANT_LLM_BASE_URL"
 ENV_MODEL = "ASSISTANT_LLM_MODEL"

@@ -15,12 +15,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from assistant.dates import format_date
-from assistant.intents import Intent
-from assistant.language import Language
-from assistant.money import format_amount
-from assistant.narrator.base import Narration, NarrationError, NarrationRequest
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.narrator.base import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.text.dates import format_date
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.client.tool_result import ToolResult
 
 Data = Mapping[str, Any]
 

@@ -2,7 +2,7 @@
 
 The one entry point the assistant pipeline needs::
 
-    from assistant.retrieval import open_retriever
+    from billing_toolkit.assistant.retrieval import open_retriever
 
     retriever = open_retriever()              # shipped FibraNet KB, embedded SQLite in memory
     chunks = retriever.search("¿cómo pago?", top_k=6)
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.knowledge import KNOWLEDGE_DIR
-from assistant.retrieval.backends import ChunkStore, open_store
-from assistant.retrieval.dsn import DEFAULT_DSN
-from assistant.retrieval.embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
-from assistant.retrieval.errors import (
+from billing_toolkit.assistant.knowledge import KNOWLEDGE_DIR
+from billing_toolkit.assistant.retrieval.backends import ChunkStore, open_store
+from billing_toolkit.assistant.retrieval.dsn import DEFAULT_DSN
+from billing_toolkit.assistant.retrieval.embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
+from billing_toolkit.assistant.retrieval.errors import (
     DSNError,
     EmbedderError,
     EmbedderMismatchError,
@@ -41,9 +41,9 @@ from assistant.retrieval.errors import (
     RetrievalError,
     StoreError,
 )
-from assistant.retrieval.ingest import IngestReport, ProgressCallback, ingest_folder
-from assistant.retrieval.records import Chunk, RetrievedChunk
-from assistant.retrieval.retriever import HybridRetriever, SearchExplanation
+from billing_toolkit.assistant.retrieval.ingest import IngestReport, ProgressCallback, ingest_folder
+from billing_toolkit.assistant.retrieval.records import Chunk, RetrievedChunk
+from billing_toolkit.assistant.retrieval.retriever import HybridRetriever, SearchExplanation
 
 SHIPPED_KNOWLEDGE: Path = KNOWLEDGE_DIR
 

@@ -5,10 +5,12 @@ Why our own analyzer instead of the database's: Postgres' default parser splits
 on the dashes too, so neither can find an identifier by its exact text. Billing questions
 hinge on exactly those tokens (invoice numbers, RIF, cédula, account numbers, phones, plan
 ids), and an embedding cannot score digits. So identifiers are recognised first, by the
-detector the answering pipeline uses (:mod:`assistant.identifiers`, plan codes included),
-and emitted as one canonical term each; the rest of the text becomes lower-cased,
-accent-free words. Both backends index the *terms* this module produces, never raw text,
-which is also what makes their rankings identical.
+detector the answering pipeline uses (:mod:`billing_toolkit.assistant.text.identifiers`, plan
+codes included), and emitted as one canonical term each; the rest of the text becomes words
+folded the way every keyword rule folds them (:func:`billing_toolkit.assistant.text.folding.fold`)
+and numbers spelled once per value, amounts read as the grounding verifier reads them
+(:mod:`billing_toolkit.assistant.text.amounts`). Both backends index the *terms* this module
+produces, never raw text, which is also what makes their rankings identical.
 
 Canonicalisation is the detector's: only equivalences the source system itself treats as
 the same identifier (case, Unicode dashes, the dotted and undotted ways people write a
@@ -19,23 +21,24 @@ zeros: two different invoices must never collapse into one term.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from assistant.identifiers import Identifier, IdentifierKind, find_identifiers
-from assistant.retrieval.stopwords import STOPWORDS
+from billing_toolkit.assistant.retrieval.stopwords import STOPWORDS
+from billing_toolkit.assistant.text.amounts import amount_value
+from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind, find_identifiers
 
-ANALYZER_VERSION = "2"
+ANALYZER_VERSION = "3"
 """Bumped whenever the terms produced for the same text change; a store indexed by another
 version must be rebuilt, or queries would look for terms its rows do not hold
-(2: identifiers detected by :mod:`assistant.identifiers`)."""
+(2: identifiers detected by :mod:`billing_toolkit.assistant.text.identifiers`; 3: amounts read
+by :mod:`billing_toolkit.assistant.text.amounts`, so ``45,5`` is ``45.5``, and words folded by
+:func:`billing_toolkit.assistant.text.folding.fold`)."""
 
 _EVERY_KIND = frozenset(IdentifierKind)
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
-_COMBINING_MARK = re.compile(r"[\u0300-\u036f]")
 _THOUSANDS_GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
-_AMOUNT = re.compile(r"^\d+(?:[.,]\d{3})*[.,]\d{2}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +60,6 @@ class QueryTerms:
         return bool(self.identifiers or self.words)
 
 
-def strip_accents(text: str) -> str:
-    """Lower-case ``text`` and drop diacritics: ``Cédula`` → ``cedula``, ``año`` → ``ano``.
-
-    Subscribers type without accents on a phone keyboard as often as with them, so both
-    spellings must meet in the index.
-    """
-    return _COMBINING_MARK.sub("", unicodedata.normalize("NFKD", text.lower()))
-
-
 def _identifier_digits(kind: IdentifierKind, term: str) -> str | None:
     """The bare number of a cédula/RIF, indexed too so ``12345678`` alone still hits."""
     if kind is IdentifierKind.NATIONAL_ID:
@@ -76,13 +70,14 @@ def _identifier_digits(kind: IdentifierKind, term: str) -> str | None:
 def canonical_number(token: str) -> str:
     """One spelling per numeric value, whatever the locale.
 
-    ``250,00`` and ``250.00`` (an amount: the last separator is followed by two digits)
-    become ``250.00``; ``1.500,00`` and ``1,500.00`` become ``1500.00``; ``12.345.678``
-    (thousands groups) becomes ``12345678``. Anything else is kept as written.
+    An amount (see :mod:`billing_toolkit.assistant.text.amounts`) is written with a `.`
+    decimal mark and no grouping: ``250,00`` and ``250.00`` become ``250.00``, ``1.500,00``
+    and ``1,500.00`` become ``1500.00``. Thousands groups alone, ``12.345.678``, become
+    ``12345678``. Anything else is kept as written.
     """
-    if _AMOUNT.match(token):
-        cut = max(token.rfind("."), token.rfind(","))
-        return re.sub(r"[.,]", "", token[:cut]) + "." + token[cut + 1 :]
+    value = amount_value(token)
+    if value is not None:
+        return str(value)
     if _THOUSANDS_GROUPED.match(token):
         return re.sub(r"[.,]", "", token)
     return token
@@ -116,7 +111,7 @@ def _identifier_terms(text: str) -> Iterator[tuple[Identifier, str]]:
 
 
 def _words(text: str) -> Iterator[str]:
-    for raw in _WORD.findall(strip_accents(text)):
+    for raw in _WORD.findall(fold(text)):
         if raw[0].isdigit():
             yield canonical_number(raw)
         elif len(raw) > 1 and raw not in STOPWORDS:

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 DEFAULT_MAX_WORDS = 160
 """Big enough for a policy paragraph with its example, small enough that pruning one chunk

@@ -18,16 +18,24 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from assistant.knowledge import EVAL_QUERIES
-from assistant.retrieval import open_retriever
-from assistant.retrieval.backends import open_store
-from assistant.retrieval.dsn import redact_dsn
-from assistant.retrieval.embedders import DEFAULT_EMBEDDER, EMBEDDER_NAMES, get_embedder
-from assistant.retrieval.errors import QueryError, RetrievalError, StoreError
-from assistant.retrieval.evaluation import EvaluationReport, evaluate, load_queries
-from assistant.retrieval.ingest import IngestProgress, ingest_folder
-from assistant.retrieval.prune import DEFAULT_MARGIN, DEFAULT_MIN_CHUNKS
-from assistant.retrieval.retriever import DEFAULT_TOP_K, HybridRetriever, SearchExplanation
+from billing_toolkit.assistant.knowledge import EVAL_QUERIES
+from billing_toolkit.assistant.retrieval import open_retriever
+from billing_toolkit.assistant.retrieval.backends import open_store
+from billing_toolkit.assistant.retrieval.dsn import redact_dsn
+from billing_toolkit.assistant.retrieval.embedders import (
+    DEFAULT_EMBEDDER,
+    EMBEDDER_NAMES,
+    get_embedder,
+)
+from billing_toolkit.assistant.retrieval.errors import QueryError, RetrievalError, StoreError
+from billing_toolkit.assistant.retrieval.evaluation import EvaluationReport, evaluate, load_queries
+from billing_toolkit.assistant.retrieval.ingest import IngestProgress, ingest_folder
+from billing_toolkit.assistant.retrieval.relevance import DEFAULT_MARGIN, DEFAULT_MIN_CHUNKS
+from billing_toolkit.assistant.retrieval.retriever import (
+    DEFAULT_TOP_K,
+    HybridRetriever,
+    SearchExplanation,
+)
 
 DSN_ENV = "BILLING_KB_DSN"
 Handler = Callable[[argparse.Namespace], int]

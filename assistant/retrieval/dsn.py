@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from assistant.retrieval.errors import DSNError
+from billing_toolkit.assistant.retrieval.errors import DSNError
 
 DEFAULT_DSN = "sqlite://"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 
 class RetrievalError(Exception):
-    """Base class of every error raised by :mod:`assistant.retrieval`."""
+    """Base class of every error raised by :mod:`billing_toolkit.assistant.retrieval`."""
 
 
 class DSNError(RetrievalError):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import yaml
 
-from assistant.retrieval.errors import KnowledgeBaseError
-from assistant.retrieval.records import Chunk
-from assistant.retrieval.retriever import HybridRetriever, SearchExplanation
+from billing_toolkit.assistant.retrieval.errors import KnowledgeBaseError
+from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.retriever import HybridRetriever, SearchExplanation
 
 MODES = ("fts", "vector", "fused", "fused+pruned")
 

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.retrieval.backends.base import ChunkStore
-from assistant.retrieval.chunking import DEFAULT_MAX_WORDS, chunk_markdown
-from assistant.retrieval.embedders.base import Embedder
-from assistant.retrieval.errors import KnowledgeBaseError
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.backends.base import ChunkStore
+from billing_toolkit.assistant.retrieval.chunking import DEFAULT_MAX_WORDS, chunk_markdown
+from billing_toolkit.assistant.retrieval.embedders.base import Embedder
+from billing_toolkit.assistant.retrieval.errors import KnowledgeBaseError
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 LANGUAGE_FOLDERS = frozenset({"es", "en"})
 UNKNOWN_LANGUAGE = "und"

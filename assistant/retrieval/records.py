@@ -10,9 +10,10 @@ class Chunk:
     """A piece of one knowledge-base document, the unit that is indexed and retrieved.
 
     ``chunk_id`` is derived from the document path and the content (see
-    :func:`assistant.retrieval.chunking.chunk_id_for`), so an unchanged chunk keeps its id
-    across re-ingestion and a changed one gets a new id: the id is what lets ingestion touch
-    only what changed, and what the grounding verifier compares citations against.
+    :func:`billing_toolkit.assistant.retrieval.chunking.chunk_id_for`), so an unchanged chunk
+    keeps its id across re-ingestion and a changed one gets a new id: the id is what lets
+    ingestion touch only what changed, and what the grounding verifier compares citations
+    against.
     """
 
     chunk_id: str

@@ -13,19 +13,19 @@ from typing import Self
 
 import numpy as np
 
-from assistant.retrieval.analysis import QueryTerms, analyze_query
-from assistant.retrieval.backends.base import ChunkStore
-from assistant.retrieval.embedders.base import Embedder
-from assistant.retrieval.errors import EmbedderMismatchError, QueryError, StoreError
-from assistant.retrieval.fusion import DEFAULT_RRF_K, reciprocal_rank_fusion
-from assistant.retrieval.prune import (
+from billing_toolkit.assistant.retrieval.analysis import QueryTerms, analyze_query
+from billing_toolkit.assistant.retrieval.backends.base import ChunkStore
+from billing_toolkit.assistant.retrieval.embedders.base import Embedder
+from billing_toolkit.assistant.retrieval.errors import EmbedderMismatchError, QueryError, StoreError
+from billing_toolkit.assistant.retrieval.fusion import DEFAULT_RRF_K, reciprocal_rank_fusion
+from billing_toolkit.assistant.retrieval.records import RetrievedChunk
+from billing_toolkit.assistant.retrieval.relevance import (
     DEFAULT_MARGIN,
     DEFAULT_MIN_CHUNKS,
     PruneDecision,
     decide,
 )
-from assistant.retrieval.records import RetrievedChunk
-from assistant.retrieval.text_ranking import TextMatch, rank_text_matches
+from billing_toolkit.assistant.retrieval.text_ranking import TextMatch, rank_text_matches
 
 DEFAULT_TOP_K = 6
 DEFAULT_CANDIDATES = 50

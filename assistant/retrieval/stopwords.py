@@ -1,7 +1,7 @@
 """Spanish and English function words left out of the full-text index and the lexical embedder.
 
 Written accent-free and lower-case, because they are compared after
-:func:`assistant.retrieval.analysis.strip_accents`. The list is short on purpose: question
+:func:`billing_toolkit.assistant.text.folding.fold`. The list is short on purpose: question
 words and pronouns that every support message contains ("¿cómo...?", "what is my...") and
 that would otherwise make every chunk a keyword match. Domain words ("pago", "factura",
 "fee") are never stopwords: when in doubt a word stays searchable.

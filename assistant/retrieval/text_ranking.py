@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from assistant.retrieval.analysis import QueryTerms
+from billing_toolkit.assistant.retrieval.analysis import QueryTerms
 
 Keys = npt.NDArray[np.int64]
 """Chunk keys: the store's own integer handle for a chunk (SQLite rowid, Postgres row key)."""

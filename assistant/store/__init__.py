@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from assistant.store.message_log import (
+from billing_toolkit.assistant.store.message_log import (
     HistoryEntry,
     InboundRecord,
     InboundStatus,
@@ -21,14 +21,14 @@ from assistant.store.message_log import (
     OutboundStatus,
     SqlMessageLog,
 )
-from assistant.store.model import (
+from billing_toolkit.assistant.store.model import (
     Conversation,
     ConversationState,
     ConversationStore,
     EscalationRecord,
     WaitingConversation,
 )
-from assistant.store.sql import POSTGRES, SQLITE, Clock, SqlConversationStore
+from billing_toolkit.assistant.store.sql import POSTGRES, SQLITE, Clock, SqlConversationStore
 
 __all__ = [
     "Conversation",

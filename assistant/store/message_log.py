@@ -173,7 +173,7 @@ _OPEN = (InboundStatus.RECEIVED.value, InboundStatus.PROCESSING.value)
 
 
 class SqlMessageLog:
-    """The message log on the conversation store's connection (see `assistant.store.sql`).
+    """The message log on the conversation store's connection (see `store/sql.py`).
 
     `dialect` is the store's `Dialect`; `lock` the store's re-entrant lock, held for every
     statement and transaction.

@@ -13,8 +13,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from assistant.escalation import Escalation
-from assistant.language import Language
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.escalation import Escalation
 
 
 class ConversationState(StrEnum):

@@ -8,7 +8,7 @@ backends return the same values and tests never depend on the wall clock.
 One connection serves every thread of a process (the WhatsApp service runs turns in worker
 threads while its handoff API reads from the event loop): a re-entrant lock held for each
 statement and for each whole transaction keeps one thread's statements out of another's
-transaction. The channel's message log (`assistant.store.message_log`) shares the
+transaction. The channel's message log (`billing_toolkit.assistant.store.message_log`) shares the
 connection and the lock, so one DSN names all of a tenant's conversation data.
 """
 
@@ -23,15 +23,15 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from assistant.escalation import Escalation
-from assistant.language import Language
-from assistant.store.message_log import SqlMessageLog
-from assistant.store.model import (
+from billing_toolkit.assistant.store.message_log import SqlMessageLog
+from billing_toolkit.assistant.store.model import (
     Conversation,
     ConversationState,
     EscalationRecord,
     WaitingConversation,
 )
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.escalation import Escalation
 
 Clock = Callable[[], datetime]
 

@@ -2,12 +2,12 @@
 
 Response rules judge every exchange of the run; scenarios drive short conversations; the
 coverage check looks at the whole run. Schemathesis's checks are added by
-`conformance.schemathesis_phase`, one row each, under the `schemathesis.` prefix.
+`billing_toolkit.conformance.schemathesis_phase`, one row each, under the `schemathesis.` prefix.
 """
 
 from __future__ import annotations
 
-from conformance.checks import (
+from billing_toolkit.conformance.checks import (
     authentication,
     balance,
     exact_lookup,
@@ -22,8 +22,8 @@ from conformance.checks import (
     totals,
     validation,
 )
-from conformance.checks.base import ResponseRule, Scenario, ScenarioContext
-from conformance.checks.operation_coverage import CoverageCheck
+from billing_toolkit.conformance.checks.base import ResponseRule, Scenario, ScenarioContext
+from billing_toolkit.conformance.checks.operation_coverage import CoverageCheck
 
 RESPONSE_RULES: tuple[ResponseRule, ...] = (
     problem_json.RULE,

@@ -7,20 +7,20 @@ request with no key and with an unknown key gets 401 unauthorized with WWW-Authe
 
 from __future__ import annotations
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
-from conformance.http import Identity
-
-PROBE_PATH = "/v1/plans"
+from billing_toolkit.conformance.calls import PROBE_OPERATION
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.http import Identity
 
 
 def run(ctx: ScenarioContext) -> Findings:
     findings = Findings(passed_summary="no key and an unknown key get 401; the kit's key gets 200")
-    accepted = ctx.session.get(PROBE_PATH)
+    probe = ctx.call(PROBE_OPERATION)
+    accepted = ctx.session.send(probe)
     findings.inspected += 1
     if accepted.status != 200:
         findings.add(f"the kit's API key is not accepted: {accepted.describe()}", accepted)
     for identity in (Identity.NONE, Identity.INVALID):
-        refused = ctx.session.get(PROBE_PATH, identity=identity)
+        refused = ctx.session.send(probe, identity=identity)
         findings.inspected += 1
         label = "without a key" if identity is Identity.NONE else "with an unknown key"
         if refused.status != 401:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
-from conformance.checks.totals import decimals
-from conformance.discovery import walk_invoices
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.checks.totals import decimals
+from billing_toolkit.conformance.discovery import walk_invoices
 
 UNPAID_STATUSES = frozenset({"open", "overdue"})
 BALANCE_FIGURES = ("amount_due", "overdue_amount", "credit_balance", "net_balance")
@@ -35,7 +35,7 @@ def unpaid_sums(
 
 def run(ctx: ScenarioContext) -> Findings:
     findings = Findings(passed_summary="balance = open invoices − credit")
-    reply = ctx.session.get(f"/v1/customers/{ctx.data.account_number}/balance")
+    reply = ctx.session.send(ctx.call("getBalance"))
     balance = reply.json()
     findings.inspected += 1
     if reply.status != 200 or not isinstance(balance, dict):
@@ -52,10 +52,11 @@ def run(ctx: ScenarioContext) -> Findings:
         )
     if balance.get("currency") != ctx.data.currency:
         findings.add(
-            f"balance currency {balance.get('currency')!r} is not the account's {ctx.data.currency!r}",
+            f"balance currency {balance.get('currency')!r} is not the account's "
+            f"{ctx.data.currency!r}",
             reply,
         )
-    invoices, failed_page = walk_invoices(ctx.session, ctx.data.account_number)
+    invoices, failed_page = walk_invoices(ctx.session, ctx.facts, ctx.data.account_number)
     if failed_page is not None:
         findings.add(
             f"cannot list the invoices behind the balance: {failed_page.describe()}", failed_page

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from conformance.contract_facts import ContractFacts
-from conformance.discovery import TestData
-from conformance.exchange import Exchange
-from conformance.http import ApiSession
-from conformance.outcome import CheckOutcome, Violation, judge, skipped
-from conformance.settings import KitSettings
+from billing_toolkit.conformance.calls import Call, Identifiers, call
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.discovery import TestData
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.http import ApiSession
+from billing_toolkit.conformance.outcome import CheckOutcome, Violation, judge, skipped
+from billing_toolkit.conformance.settings import KitSettings
 
 # A failed check keeps this many violations; the first is the one the report reproduces.
 MAX_VIOLATIONS = 20
@@ -28,6 +29,11 @@ class ScenarioContext:
     settings: KitSettings
     data: TestData
     facts: ContractFacts
+
+    def call(self, operation_id: str, known: Identifiers | None = None) -> Call:
+        """The request to `operation_id` filled by format from the test data (or from `known`,
+        for a probe with other identifiers), so no check writes a path by hand."""
+        return call(self.facts, operation_id, self.data.identifiers if known is None else known)
 
 
 @dataclass

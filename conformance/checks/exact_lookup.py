@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.calls import Call
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.contract.formats import IdentifierFormat
 
 
 def transpositions(digits: str) -> Iterator[str]:
@@ -39,19 +41,19 @@ def near_account_numbers(account: str) -> list[str]:
 def run(ctx: ScenarioContext) -> Findings:
     findings = Findings(passed_summary="near-miss identifiers are 404s, never the neighbour")
     known_invoices = ctx.data.invoice_numbers
-    probes: list[tuple[str, str, str]] = []
+    probes: list[tuple[Call, str, str]] = []
     if ctx.data.invoice_number is not None:
         probes += [
-            (f"/v1/invoices/{n}", n, "invoice_number")
+            (ctx.call("getInvoice", {IdentifierFormat.INVOICE_NUMBER: n}), n, "invoice_number")
             for n in near_invoice_numbers(ctx.data.invoice_number)
             if n not in known_invoices
         ]
     probes += [
-        (f"/v1/customers/{a}", a, "account_number")
+        (ctx.call("getCustomer", {IdentifierFormat.ACCOUNT_NUMBER: a}), a, "account_number")
         for a in near_account_numbers(ctx.data.account_number)
     ]
-    for path, requested, member in probes:
-        reply = ctx.session.get(path)
+    for request, requested, member in probes:
+        reply = ctx.session.send(request)
         findings.inspected += 1
         body = reply.json()
         if reply.status == 200:

@@ -8,18 +8,20 @@ the same key with another body is 409. This check writes: it records one payment
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
-from conformance.checks.totals import decimals
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.calls import paging
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.checks.totals import decimals
+from billing_toolkit.conformance.exchange import Exchange
 
 PAYMENT_METHOD = "cash"  # accepted for USD and VES accounts alike
 
 
 def _net_balance(ctx: ScenarioContext, findings: Findings) -> Decimal | None:
-    reply = ctx.session.get(f"/v1/customers/{ctx.data.account_number}/balance")
+    reply = ctx.session.send(ctx.call("getBalance"))
     body = reply.json()
     value = decimals([body.get("net_balance")], ctx.facts) if isinstance(body, dict) else None
     if reply.status != 200 or value is None:
@@ -30,14 +32,12 @@ def _net_balance(ctx: ScenarioContext, findings: Findings) -> Decimal | None:
 
 def _post(ctx: ScenarioContext, key: str | None, body: dict[str, Any]) -> Exchange:
     headers = {"Idempotency-Key": key} if key is not None else {}
-    path = f"/v1/customers/{ctx.data.account_number}/payments"
-    return ctx.session.request("POST", path, json_body=body, headers=headers)
+    return ctx.session.send(replace(ctx.call("createPayment"), headers=headers), json_body=body)
 
 
 def _occurrences(ctx: ScenarioContext, payment_id: str) -> tuple[int, Exchange]:
-    reply = ctx.session.get(
-        f"/v1/customers/{ctx.data.account_number}/payments", params={"limit": 100}
-    )
+    listing = ctx.call("listPayments").with_params({paging(ctx.facts).limit: "100"})
+    reply = ctx.session.send(listing)
     body = reply.json()
     data = body.get("data") if isinstance(body, dict) else None
     items = data if isinstance(data, list) else []

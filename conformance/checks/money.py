@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from conformance.checks.base import ResponseRule
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import ResponseRule
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
 
 
 def is_json_success(exchange: Exchange) -> bool:
@@ -35,13 +35,14 @@ def money_values(body: Any, fields: frozenset[str], at: str = "") -> Iterator[tu
 
 def money_violations(exchange: Exchange, facts: ContractFacts) -> list[str]:
     problems = []
-    for path, value in money_values(exchange.json(), facts.money_fields):
+    amount = facts.formats.amount
+    for path, value in money_values(exchange.json(), facts.formats.money_fields):
         if not isinstance(value, str):
             problems.append(
                 f"{path} is the JSON {type(value).__name__} {value!r}, not a decimal string"
             )
-        elif not facts.amount_pattern.fullmatch(value):
-            problems.append(f"{path} {value!r} does not match {facts.amount_pattern.pattern}")
+        elif not amount.fullmatch(value):
+            problems.append(f"{path} {value!r} does not match {amount.pattern}")
     return problems
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
-from conformance.outcome import CheckOutcome, Violation, judge
-from conformance.settings import KitSettings
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.outcome import CheckOutcome, Violation, judge
+from billing_toolkit.conformance.settings import KitSettings
 
 NAME = "operation_coverage"
 
@@ -28,11 +28,12 @@ class CoverageCheck:
     def evaluate(
         self, exchanges: Iterable[Exchange], facts: ContractFacts, settings: KitSettings
     ) -> CheckOutcome:
-        expected = [op for op in facts.operations if settings.allow_writes or not op.writes]
+        operations = facts.contract.operations.values()
+        expected = [op for op in operations if settings.allow_writes or not op.writes]
         succeeded: set[str] = set()
         seen = 0
         for exchange in exchanges:
-            operation = facts.operation_for(exchange.method, exchange.path)
+            operation = facts.matcher.operation_for(exchange.method, exchange.path)
             if operation is not None:
                 seen += 1
                 if 200 <= exchange.status < 300:

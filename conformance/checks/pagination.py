@@ -11,9 +11,9 @@ import math
 from collections import Counter
 from typing import Any
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
-from conformance.discovery import PAGE_SIZE, iterate_pages
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.discovery import PAGE_SIZE, iterate_pages
+from billing_toolkit.conformance.exchange import Exchange
 
 # The small-page walk takes at most this many pages, so long histories stay bounded.
 SMALL_WALK_PAGES = 25
@@ -23,8 +23,7 @@ def walk(
     ctx: ScenarioContext, limit: int, findings: Findings
 ) -> tuple[list[dict[str, Any]], Exchange | None]:
     """The invoices of a cursor walk, recording page-level violations in `findings`."""
-    path = f"/v1/customers/{ctx.data.account_number}/invoices"
-    pages = iterate_pages(ctx.session, path, limit)
+    pages = iterate_pages(ctx.session, ctx.facts, ctx.data.account_number, limit)
     items: list[dict[str, Any]] = []
     for page in pages:
         body = page.json()

@@ -7,9 +7,9 @@ page from a proxy, turns an answer into an outage or the other way round.
 
 from __future__ import annotations
 
-from conformance.checks.base import ResponseRule
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import ResponseRule
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 REQUIRED_MEMBERS = ("type", "title", "status", "code")
@@ -32,12 +32,12 @@ def problem_violations(exchange: Exchange, facts: ContractFacts) -> list[str]:
             f"body status {body['status']!r} differs from HTTP status {exchange.status}"
         )
     code = body.get("code")
-    if "code" in body and code not in facts.problem_codes:
+    if "code" in body and code not in facts.formats.problem_codes:
         problems.append(f"code {code!r} is not a documented ProblemCode")
-    operation = facts.operation_for(exchange.method, exchange.path)
-    if operation is None or code not in facts.problem_codes:
+    operation = facts.matcher.operation_for(exchange.method, exchange.path)
+    if operation is None or code not in facts.formats.problem_codes:
         return problems
-    expected = operation.error_codes.get(exchange.status)
+    expected = operation.error_codes().get(exchange.status)
     if expected is not None and code != expected:
         problems.append(
             f"code {code!r} where {operation.operation_id} documents {expected!r} "

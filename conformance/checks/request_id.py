@@ -6,9 +6,9 @@ amount" cannot be traced to the request that produced it.
 
 from __future__ import annotations
 
-from conformance.checks.base import ResponseRule, always
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import ResponseRule, always
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
 
 HEADER = "X-Request-Id"
 MAX_LENGTH = 128

@@ -7,9 +7,9 @@ skipped, not passed.
 
 from __future__ import annotations
 
-from conformance.checks.base import ResponseRule
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import ResponseRule
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
 
 RETRYABLE_STATUSES = frozenset({429, 503})
 

@@ -11,14 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
-from conformance.exchange import Exchange
-from conformance.http import Identity
+from billing_toolkit.conformance.calls import PROBE_OPERATION, Call
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.http import Identity
+from billing_toolkit.contract.formats import IdentifierFormat
 
 # Identifiers that match the contract's patterns but that no implementation issues
 # (account numbers start with the tenant's prefix, invoice years are real years).
 MISSING_ACCOUNT = "9999999999"
 MISSING_INVOICE = "INV-0001-000001"
+MISSING: dict[IdentifierFormat, str] = {
+    IdentifierFormat.ACCOUNT_NUMBER: MISSING_ACCOUNT,
+    IdentifierFormat.INVOICE_NUMBER: MISSING_INVOICE,
+}
+ACCOUNT_RESOURCES = ("getCustomer", "getSubscription", "getBalance", "listInvoices", "listPayments")
+"""The test account's resources the other tenant asks for, in the order they are probed."""
+INVOICE_RESOURCE = "getInvoice"
 # Members that legitimately differ between any two responses.
 VOLATILE_MEMBERS = frozenset({"request_id"})
 
@@ -40,42 +49,52 @@ class Probe:
     """A resource of the test tenant and the same kind of resource that does not exist."""
 
     label: str
-    template: str
     identifier: str
+    request: Call
     missing_identifier: str
+    missing_request: Call
 
-    def path(self, identifier: str) -> str:
-        return self.template.format(id=identifier)
+
+def _probe(ctx: ScenarioContext, label: str, operation_id: str, kind: IdentifierFormat) -> Probe:
+    """The probe of `operation_id` for the test data's identifier of `kind`."""
+    identifier, missing = ctx.data.identifiers[kind], MISSING[kind]
+    return Probe(
+        label,
+        identifier,
+        ctx.call(operation_id, {kind: identifier}),
+        missing,
+        ctx.call(operation_id, {kind: missing}),
+    )
 
 
 def _probes(ctx: ScenarioContext) -> list[Probe]:
-    account = ctx.data.account_number
+    """One probe per resource of the test account, labelled by its path below the customer
+    record's (`customer /balance`), then the test invoice when there is one."""
+    record = ctx.call("getCustomer").path
     probes = [
-        Probe(
-            f"customer {suffix or 'record'}",
-            "/v1/customers/{id}" + suffix,
-            account,
-            MISSING_ACCOUNT,
+        _probe(
+            ctx,
+            f"customer {ctx.call(operation_id).path.removeprefix(record) or 'record'}",
+            operation_id,
+            IdentifierFormat.ACCOUNT_NUMBER,
         )
-        for suffix in ("", "/subscription", "/balance", "/invoices", "/payments")
+        for operation_id in ACCOUNT_RESOURCES
     ]
     if ctx.data.invoice_number is not None:
-        probes.append(
-            Probe("invoice", "/v1/invoices/{id}", ctx.data.invoice_number, MISSING_INVOICE)
-        )
+        probes.append(_probe(ctx, "invoice", INVOICE_RESOURCE, IdentifierFormat.INVOICE_NUMBER))
     return probes
 
 
 def run(ctx: ScenarioContext) -> Findings:
     findings = Findings(passed_summary="the other tenant gets 404s identical to missing data")
     session = ctx.session
-    key_works = session.get("/v1/plans", identity=Identity.OTHER)
+    key_works = session.send(ctx.call(PROBE_OPERATION), identity=Identity.OTHER)
     if key_works.status != 200:
         findings.add(f"the other tenant's key is not accepted: {key_works.describe()}", key_works)
         return findings
     for probe in _probes(ctx):
-        foreign = session.get(probe.path(probe.identifier), identity=Identity.OTHER)
-        missing = session.get(probe.path(probe.missing_identifier), identity=Identity.OTHER)
+        foreign = session.send(probe.request, identity=Identity.OTHER)
+        missing = session.send(probe.missing_request, identity=Identity.OTHER)
         findings.inspected += 1
         if foreign.status != 404:
             findings.add(

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from conformance.checks.base import ResponseRule
-from conformance.checks.money import is_json_success
-from conformance.contract_facts import ContractFacts
-from conformance.exchange import Exchange
+from billing_toolkit.conformance.checks.base import ResponseRule
+from billing_toolkit.conformance.checks.money import is_json_success
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
 
 INVOICE_KEYS = frozenset({"line_items", "subtotal", "tax", "total", "amount_paid", "amount_due"})
 PAYMENT_KEYS = frozenset({"amount", "allocations", "unapplied_amount"})
@@ -35,7 +35,7 @@ def resources(body: Any, keys: frozenset[str]) -> Iterator[dict[str, Any]]:
 
 def decimals(values: list[Any], facts: ContractFacts) -> list[Decimal] | None:
     """The amounts as Decimals, or None if any is malformed (the money check reports that)."""
-    if all(isinstance(v, str) and facts.amount_pattern.fullmatch(v) for v in values):
+    if all(isinstance(v, str) and facts.formats.amount.fullmatch(v) for v in values):
         return [Decimal(v) for v in values]
     return None
 

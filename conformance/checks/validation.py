@@ -2,39 +2,77 @@
 
 A 500 is an outage to the assistant (escalate, trip the breaker); a 400 is an answer
 ("that is not a valid date"). The kit sends one malformed value per documented query
-parameter of listInvoices (plus a tampered cursor and a lookup with two identifiers).
+parameter of listInvoices (plus a tampered cursor and a lookup with two identifiers). The
+parameters and their values come from the operation's schemas, not from a list of names, so
+a parameter renamed or added in the contract is tested as it is documented.
 """
 
 from __future__ import annotations
 
-from conformance.checks.base import Findings, Scenario, ScenarioContext
+from itertools import cycle
 
-# (query parameters, the field the error must name); each is invalid per the contract.
-MALFORMED_INVOICE_QUERIES: tuple[tuple[dict[str, str], str], ...] = (
-    ({"limit": "0"}, "query.limit"),
-    ({"limit": "101"}, "query.limit"),
-    ({"limit": "ten"}, "query.limit"),
-    ({"status": "unpaid"}, "query.status"),
-    ({"period_from": "2026-13-45"}, "query.period_from"),
-    ({"period_to": "yesterday"}, "query.period_to"),
-    ({"cursor": "zz-not-a-cursor-zz"}, "query.cursor"),
-)
+from billing_toolkit.conformance.calls import Call, Paging, operation, paging
+from billing_toolkit.conformance.checks.base import Findings, Scenario, ScenarioContext
+from billing_toolkit.contract.formats import IdentifierFormat
+from billing_toolkit.contract.operations import Operation
+
+# Values invalid per the contract, by what the parameter's schema is.
+NOT_A_NUMBER = "ten"
+NOT_ENUMERATED = "unpaid"  # in no enumeration of the contract
+IMPOSSIBLE_DATES = ("2026-13-45", "yesterday")  # a month 13, a word: one per date parameter
+TAMPERED_CURSOR = "zz-not-a-cursor-zz"  # fits the cursor's pattern, was never issued
+OTHER_NATIONAL_ID = "V-12345678"
+
+
+def malformed_queries(listing: Operation, names: Paging) -> list[tuple[str, str]]:
+    """(query parameter, invalid value) of `listing`, one request each, chosen by schema: the
+    page size out of its bounds and not a number, each enumeration a value outside it, each
+    date an impossible one, the cursor tampered. Page size first, cursor last."""
+    query = [parameter for parameter in listing.parameters if parameter.location == "query"]
+    size = listing.parameter("query", names.limit)
+    cases: list[tuple[str, str]] = []
+    if size is not None:
+        outside = [
+            str(size.schema[bound] + step)
+            for bound, step in (("minimum", -1), ("maximum", 1))
+            if bound in size.schema
+        ]
+        cases += [(size.name, value) for value in (*outside, NOT_A_NUMBER)]
+    cases += [(parameter.name, NOT_ENUMERATED) for parameter in query if "enum" in parameter.schema]
+    dates = [parameter.name for parameter in query if parameter.schema.get("format") == "date"]
+    cases += zip(dates, cycle(IMPOSSIBLE_DATES))
+    if listing.parameter("query", names.cursor) is not None:
+        cases.append((names.cursor, TAMPERED_CURSOR))
+    return cases
+
+
+def _lookup_by_two(ctx: ScenarioContext) -> Call:
+    """A customer lookup by account number and national ID at once (the contract's prose
+    allows exactly one), the account first."""
+    by_account, by_id = (
+        ctx.call("lookupCustomer", {kind: value})
+        for kind, value in (
+            (IdentifierFormat.ACCOUNT_NUMBER, ctx.data.account_number),
+            (IdentifierFormat.NATIONAL_ID, OTHER_NATIONAL_ID),
+        )
+    )
+    return by_account.with_params(by_id.params)
 
 
 def run(ctx: ScenarioContext) -> Findings:
     findings = Findings(
         passed_summary="malformed requests get 400 validation_error naming the field"
     )
-    cases = [
-        (f"/v1/customers/{ctx.data.account_number}/invoices", params, field)
-        for params, field in MALFORMED_INVOICE_QUERIES
+    listing = ctx.call("listInvoices")
+    malformed = malformed_queries(operation(ctx.facts, "listInvoices"), paging(ctx.facts))
+    cases: list[tuple[Call, str | None]] = [
+        (listing.with_params({name: value}), f"query.{name}") for name, value in malformed
     ]
-    two_identifiers = {"account_number": ctx.data.account_number, "national_id": "V-12345678"}
-    cases.append(("/v1/customer-lookup", two_identifiers, None))
-    for path, params, field in cases:
-        reply = ctx.session.get(path, params=params)
+    cases.append((_lookup_by_two(ctx), None))
+    for request, field in cases:
+        reply = ctx.session.send(request)
         findings.inspected += 1
-        shown = "&".join(f"{k}={v}" for k, v in params.items())
+        shown = "&".join(f"{k}={v}" for k, v in request.params.items())
         body = reply.json()
         if (
             reply.status != 400

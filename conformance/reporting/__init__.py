@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.exchange import as_curl
-from conformance.outcome import CheckOutcome
+from billing_toolkit.conformance.exchange import as_curl
+from billing_toolkit.conformance.outcome import CheckOutcome
 
 
 def reproduction(outcome: CheckOutcome, secrets: Mapping[str, str]) -> str | None:

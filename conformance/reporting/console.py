@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from conformance.outcome import CheckOutcome, Status
-from conformance.reporting import reproduction
-from conformance.runner import RunReport
+from billing_toolkit.conformance.outcome import CheckOutcome, Status
+from billing_toolkit.conformance.reporting import reproduction
+from billing_toolkit.conformance.runner import RunReport
 
 STYLES = {Status.PASSED: "green", Status.FAILED: "bold red", Status.SKIPPED: "yellow"}
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from xml.etree import ElementTree
 
-from conformance.outcome import Status
-from conformance.reporting import reproduction
-from conformance.runner import RunReport
+from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.reporting import reproduction
+from billing_toolkit.conformance.runner import RunReport
 
 SUITE = "billing-contract"
 

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.errors import KitError
-from conformance.outcome import Status
-from conformance.reporting import reproduction
-from conformance.runner import RunReport
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.reporting import reproduction
+from billing_toolkit.conformance.runner import RunReport
 
 FORMATS = {".json": "json", ".md": "markdown"}
 

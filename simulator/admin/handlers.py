@@ -10,14 +10,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from simulator.faults.rules import FaultRuleError
-from simulator.faults.scenario import ScenarioError
-from simulator.handlers.context import OperationContext
-from simulator.problems import Reply, invalid, problem
-from simulator.representations import timestamp
-from simulator.state.engine import DayReport
-from simulator.state.store import UnknownSnapshot
-from simulator.validation.messages import FieldError
+from billing_toolkit.simulator.faults.rules import FaultRuleError
+from billing_toolkit.simulator.faults.scenario import ScenarioError
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import Reply, invalid, problem
+from billing_toolkit.simulator.representations import timestamp
+from billing_toolkit.simulator.state.engine import DayReport
+from billing_toolkit.simulator.state.store import UnknownSnapshot
+from billing_toolkit.simulator.validation.messages import FieldError
 
 
 def _body(ctx: OperationContext) -> dict[str, Any]:

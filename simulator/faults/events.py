@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from simulator.masking import mask
+from billing_toolkit.contract.masking import mask
 
 
 @dataclass(frozen=True, slots=True)

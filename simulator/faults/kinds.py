@@ -3,7 +3,7 @@
 Vocabulary follows what QA already knows from WireMock and Toxiproxy. A kind is either a
 *delay* (latency: it adds time and lets the request go on, so delays compose) or
 *terminal* (it decides the response, or the lack of one). Socket kinds act on the TCP
-connection under uvicorn and are emulated in-process (see `simulator.faults.socket`).
+connection under uvicorn and are emulated in-process (see `billing_toolkit.simulator.faults.socket`).
 """
 
 from __future__ import annotations

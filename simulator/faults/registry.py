@@ -16,10 +16,11 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from simulator.faults.clock import FaultClock
-from simulator.faults.events import EventLog
-from simulator.faults.kinds import KINDS
-from simulator.faults.rules import FaultRule, RequestFacts
+from billing_toolkit.contract.operations import Operation
+from billing_toolkit.simulator.faults.clock import FaultClock
+from billing_toolkit.simulator.faults.events import EventLog
+from billing_toolkit.simulator.faults.kinds import KINDS
+from billing_toolkit.simulator.faults.rules import FaultRule, RequestFacts
 
 
 @dataclass(slots=True)
@@ -128,6 +129,6 @@ class FaultRegistry:
         return decision
 
 
-def operations_with_404(operations: Mapping[str, object]) -> dict[str, bool]:
+def operations_with_404(operations: Mapping[str, Operation]) -> dict[str, bool]:
     """operationId → documents a 404, from the contract's operations."""
     return {key: 404 in op.responses for key, op in operations.items()}

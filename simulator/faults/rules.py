@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.faults.kinds import KINDS, Kind
+from billing_toolkit.simulator.faults.kinds import KINDS, Kind
 
 ANY_OPERATION = "*"
 COMMON_FIELDS = (

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
+from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
 
 TOP_LEVEL = ("name", "description", "rules")
 

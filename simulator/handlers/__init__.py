@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator.handlers.balance import get_balance
-from simulator.handlers.context import OperationContext
-from simulator.handlers.customers import get_customer, lookup_customer
-from simulator.handlers.health import get_liveness, get_readiness
-from simulator.handlers.invoices import get_invoice, list_invoices
-from simulator.handlers.payments import create_payment, list_payments
-from simulator.handlers.plans import get_subscription, list_plans
-from simulator.problems import Reply
+from billing_toolkit.simulator.handlers.balance import get_balance
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.handlers.customers import get_customer, lookup_customer
+from billing_toolkit.simulator.handlers.health import get_liveness, get_readiness
+from billing_toolkit.simulator.handlers.invoices import get_invoice, list_invoices
+from billing_toolkit.simulator.handlers.payments import create_payment, list_payments
+from billing_toolkit.simulator.handlers.plans import get_subscription, list_plans
+from billing_toolkit.simulator.problems import Reply
 
 Handler = Callable[[OperationContext], Reply]
 

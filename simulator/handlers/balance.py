@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.handlers.context import OperationContext
-from simulator.problems import Reply, customer_not_found
-from simulator.representations import balance_view
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import Reply, customer_not_found
+from billing_toolkit.simulator.representations import balance_view
 
 
 def get_balance(ctx: OperationContext) -> Reply:

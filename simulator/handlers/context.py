@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from simulator.state.models import Account, Tenant
-from simulator.validation.messages import ValidatedRequest
+from billing_toolkit.simulator.state.models import Account, Tenant
+from billing_toolkit.simulator.validation.messages import ValidatedRequest
 
 if TYPE_CHECKING:
-    from simulator.runtime import Runtime
+    from billing_toolkit.simulator.runtime import Runtime
 
 
 class OperationContext(NamedTuple):

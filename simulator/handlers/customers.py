@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from simulator.handlers.context import OperationContext
-from simulator.problems import Reply, customer_not_found, invalid
-from simulator.representations import customer_view
-from simulator.validation.messages import FieldError
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import Reply, customer_not_found, invalid
+from billing_toolkit.simulator.representations import customer_view
+from billing_toolkit.simulator.validation.messages import FieldError
 
 LOOKUP_FIELDS = ("phone", "national_id", "account_number")
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from simulator.handlers.context import OperationContext
-from simulator.problems import Reply
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import Reply
 
 
 def get_liveness(ctx: OperationContext) -> Reply:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from simulator.handlers.context import OperationContext
-from simulator.handlers.paging import page_reply
-from simulator.problems import Reply, customer_not_found, invoice_not_found
-from simulator.representations import invoice_view
-from simulator.state.models import Invoice
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.handlers.paging import page_reply
+from billing_toolkit.simulator.problems import Reply, customer_not_found, invoice_not_found
+from billing_toolkit.simulator.representations import invoice_view
+from billing_toolkit.simulator.state.models import Invoice
 
 
 def _sort_key(invoice: Invoice) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from simulator.handlers.context import OperationContext
-from simulator.pagination import BadCursor
-from simulator.problems import Reply, invalid
-from simulator.validation.messages import FieldError
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.pagination import BadCursor
+from billing_toolkit.simulator.problems import Reply, invalid
+from billing_toolkit.simulator.validation.messages import FieldError
 
 T = TypeVar("T")
 

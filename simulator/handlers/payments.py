@@ -6,12 +6,17 @@ import hashlib
 import json
 from decimal import Decimal
 
-from simulator.handlers.context import OperationContext
-from simulator.handlers.paging import page_reply
-from simulator.problems import Reply, customer_not_found, idempotency_conflict, invalid
-from simulator.representations import payment_view
-from simulator.state.models import Payment
-from simulator.validation.messages import FieldError
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.handlers.paging import page_reply
+from billing_toolkit.simulator.problems import (
+    Reply,
+    customer_not_found,
+    idempotency_conflict,
+    invalid,
+)
+from billing_toolkit.simulator.representations import payment_view
+from billing_toolkit.simulator.state.models import Payment
+from billing_toolkit.simulator.validation.messages import FieldError
 
 
 def _sort_key(payment: Payment) -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from simulator.handlers.context import OperationContext
-from simulator.problems import Reply, customer_not_found
-from simulator.representations import plan_view, subscription_view
+from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.problems import Reply, customer_not_found
+from billing_toolkit.simulator.representations import plan_view, subscription_view
 
 
 def list_plans(ctx: OperationContext) -> Reply:

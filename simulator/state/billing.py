@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
-from simulator.state.models import TAXED_KINDS, Invoice, LineItem, Plan
-from simulator.state.money import ZERO, cents, total
+from billing_toolkit.simulator.state.models import TAXED_KINDS, Invoice, LineItem, Plan
+from billing_toolkit.simulator.state.money import ZERO, cents, total
 
 DUE_AFTER_DAYS = 15
 SUSPEND_AFTER_DUE_DAYS = 10

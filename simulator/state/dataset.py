@@ -22,16 +22,16 @@ from decimal import Decimal
 
 from faker import Faker
 
-from simulator.state import engine
-from simulator.state.billing import next_billing_date
-from simulator.state.identifiers import (
+from billing_toolkit.simulator.state import engine
+from billing_toolkit.simulator.state.billing import next_billing_date
+from billing_toolkit.simulator.state.identifiers import (
     cedula,
     mobile_phone,
     one_digit_apart,
     rif,
     transposed,
 )
-from simulator.state.models import (
+from billing_toolkit.simulator.state.models import (
     Account,
     Address,
     BillingState,
@@ -41,9 +41,9 @@ from simulator.state.models import (
     Sequences,
     Tenant,
 )
-from simulator.state.money import ZERO, cents
-from simulator.state.tenants import TENANT_SPECS, TenantSpec, build_tenant
-from simulator.state.venezuela import (
+from billing_toolkit.simulator.state.money import ZERO, cents
+from billing_toolkit.simulator.state.tenants import TENANT_SPECS, TenantSpec, build_tenant
+from billing_toolkit.simulator.state.venezuela import (
     AVENUES,
     BUILDINGS,
     BUSINESS_PATTERNS,

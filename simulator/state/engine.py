@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from simulator.state import billing
-from simulator.state.identifiers import invoice_number, payment_id
-from simulator.state.models import (
+from billing_toolkit.simulator.state import billing
+from billing_toolkit.simulator.state.identifiers import invoice_number, payment_id
+from billing_toolkit.simulator.state.models import (
     Account,
     Allocation,
     BillingState,
@@ -25,7 +25,7 @@ from simulator.state.models import (
     Sequences,
     Tenant,
 )
-from simulator.state.money import ZERO
+from billing_toolkit.simulator.state.money import ZERO
 
 
 @dataclass(slots=True)

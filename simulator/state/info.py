@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from simulator.state.models import Account, BillingState, Customer, Invoice
+from billing_toolkit.simulator.state.models import Account, BillingState, Customer, Invoice
 
 SAMPLES: dict[str, Callable[[Account], bool]] = {
     "open_invoice": lambda a: (

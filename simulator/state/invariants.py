@@ -12,8 +12,8 @@ from datetime import date
 from decimal import Decimal
 from typing import NamedTuple
 
-from simulator.state.models import OPEN_STATUSES, Account, BillingState
-from simulator.state.money import ZERO, cents, total
+from billing_toolkit.simulator.state.models import OPEN_STATUSES, Account, BillingState
+from billing_toolkit.simulator.state.money import ZERO, cents, total
 
 
 class InvariantViolation(AssertionError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
-from simulator.state.money import ZERO, cents
+from billing_toolkit.simulator.state.money import ZERO, cents
 
 TAXED_KINDS = frozenset(
     {"plan_charge", "proration", "installation", "equipment", "reconnection", "discount"}

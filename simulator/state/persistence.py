@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from simulator.state import codec
-from simulator.state.models import Account, BillingState, IdempotencyRecord
+from billing_toolkit.simulator.state import codec
+from billing_toolkit.simulator.state.models import Account, BillingState, IdempotencyRecord
 
 GLOBAL_FIELDS = ("seed", "customers_per_tenant", "now", "tenants", "sequences", "near_duplicates")
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from simulator.state import codec, dataset, engine
-from simulator.state.engine import DayReport
-from simulator.state.invariants import check_account, check_state
-from simulator.state.models import (
+from billing_toolkit.simulator.state import codec, dataset, engine
+from billing_toolkit.simulator.state.engine import DayReport
+from billing_toolkit.simulator.state.invariants import check_account, check_state
+from billing_toolkit.simulator.state.models import (
     Account,
     BillingState,
     IdempotencyRecord,
@@ -27,8 +27,8 @@ from simulator.state.models import (
     Payment,
     Tenant,
 )
-from simulator.state.money import MAX_AMOUNT, ZERO
-from simulator.state.persistence import Persistence
+from billing_toolkit.simulator.state.money import MAX_AMOUNT, ZERO
+from billing_toolkit.simulator.state.persistence import Persistence
 
 
 class UnknownSnapshot(KeyError):

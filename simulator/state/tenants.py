@@ -7,8 +7,8 @@ import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 
-from simulator.state.models import Plan, Tenant
-from simulator.state.venezuela import FIBRANET_PLACES, LLANOLINK_PLACES, Place
+from billing_toolkit.simulator.state.models import Plan, Tenant
+from billing_toolkit.simulator.state.venezuela import FIBRANET_PLACES, LLANOLINK_PLACES, Place
 
 
 @dataclass(frozen=True, slots=True)

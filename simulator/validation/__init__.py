@@ -1,14 +1,18 @@
-"""Contract validation: the contract read once, and two engines that check against it.
+"""Contract validation: two engines that check requests and responses against the contract.
 
 `build_validator` picks the engine: `compiled` (jsonschema-rs, the default for serving)
-or `openapi-core` (the reference the tests hold the simulator to).
+or `openapi-core` (the reference the tests hold the simulator to). The contract itself is
+the shared kernel's operation model (`billing_toolkit.contract.operations`); it is
+re-exported here so code that took `Contract`, `Operation` or `load_contract` from this
+package keeps working with the one model every package uses.
 """
 
 from __future__ import annotations
 
-from simulator.validation.compiled import CompiledValidator
-from simulator.validation.contract import Contract, ContractError, Operation, load_contract
-from simulator.validation.messages import (
+from billing_toolkit.contract.document import ContractError
+from billing_toolkit.contract.operations import Contract, Operation, load_contract
+from billing_toolkit.simulator.validation.compiled import CompiledValidator
+from billing_toolkit.simulator.validation.messages import (
     ContractValidator,
     ContractViolation,
     FieldError,
@@ -16,7 +20,7 @@ from simulator.validation.messages import (
     RequestRejected,
     ValidatedRequest,
 )
-from simulator.validation.reference import OpenApiCoreValidator
+from billing_toolkit.simulator.validation.reference import OpenApiCoreValidator
 
 ENGINES = {"compiled": CompiledValidator, "openapi-core": OpenApiCoreValidator}
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import jsonschema_rs
 
-from simulator.validation.contract import Contract, Operation, Parameter
-from simulator.validation.messages import (
+from billing_toolkit.contract.operations import Contract, Operation, Parameter
+from billing_toolkit.simulator.validation.messages import (
     ContractViolation,
     FieldError,
     IncomingRequest,

@@ -20,8 +20,8 @@ from openapi_core.datatypes import RequestParameters
 from openapi_core.validation.request import exceptions as request_errors
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
-from simulator.validation.contract import Contract
-from simulator.validation.messages import (
+from billing_toolkit.contract.operations import Contract
+from billing_toolkit.simulator.validation.messages import (
     ContractViolation,
     FieldError,
     IncomingRequest,
@@ -126,7 +126,7 @@ class OpenApiCoreValidator:
 
     def validate_request(self, operation_id: str, request: IncomingRequest) -> ValidatedRequest:
         operation = self._contract.operations[operation_id]
-        result = self._api.unmarshal_request(_Request(request, operation.path))
+        result = self._api.unmarshal_request(_Request(request, operation.path.template))
         if result.errors:
             raise RequestRejected([e for error in result.errors for e in _field_errors(error)])
         parameters = result.parameters
@@ -156,7 +156,8 @@ class OpenApiCoreValidator:
     ) -> None:
         operation = self._contract.operations[operation_id]
         result = self._api.unmarshal_response(
-            _Request(request, operation.path), _Response(status, headers, content_type, body)
+            _Request(request, operation.path.template),
+            _Response(status, headers, content_type, body),
         )
         if result.errors:
             raise ContractViolation(

@@ -1,9 +1,10 @@
 """Fakes for the assistant's ports: a small two-tenant billing world and a keyword retriever.
 
-The fake capabilities give the data shapes and evidence sentences of `client.capability_flows`
-and `client.evidence`: scoped to one tenant, "another customer's or tenant's resource" answers
-exactly like "missing", outages are `should_escalate=True`, and every figure in `evidence_text`
-is the API's own string (a derived one, such as a difference, is stated with its direction).
+The fake capabilities give the data shapes and evidence sentences of
+`billing_toolkit.client.capability_flows` and `billing_toolkit.client.evidence`: scoped to
+one tenant, "another customer's or tenant's resource" answers exactly like "missing", outages
+are `should_escalate=True`, and every figure in `evidence_text` is the API's own string (a
+derived one, such as a difference, is stated with its direction).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from assistant.pipeline import AssistantPipeline
-from assistant.text import fold
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
+from billing_toolkit.client.tool_result import ToolResult
 
 TENANT = "fibranet"
 MARIA_PHONE = "+584121234567"
@@ -177,7 +178,7 @@ def _by_kind(inv: dict[str, Any]) -> dict[str, Decimal]:
 
 
 def _bill_change(invoices: list[dict[str, Any]]) -> ToolResult:
-    """The shape `client.capability_flows` gives `bill_change` (latest vs previous)."""
+    """The shape `client/capability_flows.py` gives `bill_change` (latest vs previous)."""
     if not invoices:
         return ToolResult("bill_change", False, error="invoice_not_found: no invoices")
     latest = invoices[0]

@@ -13,8 +13,8 @@ from assistant_fakes import (
     PipelineFactory,
 )
 
-from assistant.pipeline import AssistantPipeline, PipelineSettings
-from assistant.store import SqlConversationStore
+from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
 from tests.assistant.store_backends import STORE_BACKENDS, stepping_store, store_on
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from anyio.from_thread import start_blocking_portal
 
-from client import BlockingASGITransport
-from simulator.testing import BillingSim
+from billing_toolkit.client import BlockingASGITransport
+from billing_toolkit.pytest_plugin import BillingSim
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
 from tests.assistant.assistant_fakes import SteppingClock
 
 STORE_BACKENDS = ["sqlite-memory", "sqlite-file", "postgresql"]

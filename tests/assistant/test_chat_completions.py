@@ -8,16 +8,16 @@ import httpx
 import pytest
 import respx
 
-from assistant.intents import Intent
-from assistant.language import Language
-from assistant.narrator import (
+from billing_toolkit.assistant.narrator import (
     ChatCompletionsConfig,
     ChatCompletionsNarrator,
     EvidenceChunk,
     NarrationError,
     NarrationRequest,
 )
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.client.tool_result import ToolResult
 
 BASE = "http://127.0.0.1:11434/v1"
 ENV = {"ASSISTANT_LLM_BASE_URL": BASE + "/", "ASSISTANT_LLM_MODEL": "qwen2.5:7b"}

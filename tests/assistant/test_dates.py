@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from assistant.dates import DateStyle, find_dates, format_date, write_like
-from assistant.language import Language
+from billing_toolkit.assistant.text.dates import DateStyle, find_dates, format_date, write_like
+from billing_toolkit.assistant.text.language import Language
 
 
 @pytest.mark.parametrize(("text", "value"), [

@@ -14,14 +14,14 @@ from typing import Any
 import httpx
 import pytest
 
-from assistant.escalation import EscalationReason
-from assistant.language import Language
-from assistant.money import format_amount
-from assistant.operator_profile import load_operator_profile
-from assistant.retrieval import HybridRetriever, open_retriever
-from assistant.runtime import Assistant, AssistantConfig, open_assistant
-from assistant.turn import Action
-from simulator.testing import BillingSim
+from billing_toolkit.assistant.knowledge.operator_profile import load_operator_profile
+from billing_toolkit.assistant.retrieval import HybridRetriever, open_retriever
+from billing_toolkit.assistant.runtime import Assistant, AssistantConfig, open_assistant
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.pytest_plugin import BillingSim
 from tests.assistant.in_process_billing import billing_sim_runtime
 
 CUSTOMERS = 40

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from assistant_fakes import yaml_file
 
-from assistant.commands.eval_cli import run_evaluation
-from assistant.evaluation.report import summarize
-from assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
-from assistant.evaluation.truth import Facts, text_facts, wrong_items
-from assistant.identifiers import find_identifiers
-from assistant.intents import Intent, route
-from assistant.narration_faults import NarrationFault
+from billing_toolkit.assistant.commands.eval_cli import run_evaluation
+from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
+from billing_toolkit.assistant.evaluation.report import summarize
+from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
+from billing_toolkit.assistant.evaluation.truth import Facts, text_facts, wrong_items
+from billing_toolkit.assistant.text.identifiers import find_identifiers
+from billing_toolkit.assistant.turn.intents import Intent, route
 
 
 @pytest.fixture(scope="module")

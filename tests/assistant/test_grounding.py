@@ -1,7 +1,10 @@
 """The grounding verifier: what a reply may state, given the evidence of its turn.
 
-Run with branch coverage enforced:
-    pytest --cov=assistant.grounding --cov-branch --cov-fail-under=100 tests/assistant/test_grounding.py
+Run with branch coverage enforced (the verifier and the amount reader it reads with):
+    pytest --cov=billing_toolkit.assistant.guards.grounding \
+        --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-fail-under=100 \
+        tests/assistant/test_grounding.py tests/assistant/test_grounding_signs.py \
+        tests/assistant/test_amounts.py
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assistant.grounding import GroundingResult, GroundingVerifier
+from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
 
 BALANCE = (
     "Balance of account 1000004821 as of 2026-11-29T10:00:00Z: amount due USD 45.00; "

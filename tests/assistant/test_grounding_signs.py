@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from assistant_fakes import _bill_change, _invoice, _invoice_evidence
 
-from assistant.grounding import GroundingResult, GroundingVerifier
-from assistant.intents import Intent
-from assistant.language import Language
-from assistant.narration_faults import NarrationFault, corrupt
-from assistant.narrator import NarrationRequest, TemplateNarrator
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault, corrupt
+from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
+from billing_toolkit.assistant.narrator import NarrationRequest, TemplateNarrator
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.client.tool_result import ToolResult
 
 NEGATIVE_ONLY = "Balance: amount due USD 0.00; credit USD 0.00; net balance USD -0.16."
 BOTH_SIGNS = "Balance: amount due USD 0.00; credit USD 0.16; net balance USD -0.16."

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.identifiers import (
+from billing_toolkit.assistant.text.identifiers import (
     SUBSCRIBER_KINDS,
     IdentifierKind,
     find_identifiers,
     normalize_phone,
 )
+from billing_toolkit.contract.formats import contract_formats
 
 
 def found(text: str) -> list[tuple[str, str, str | None]]:
@@ -110,3 +111,16 @@ def test_asking_for_plan_codes_leaves_the_other_identifiers_unchanged() -> None:
 def test_only_the_kinds_asked_for_are_found() -> None:
     text = "INV-2026-004281 de la cuenta 1000004821"
     assert [i.literal for i in find_identifiers(text, {IdentifierKind.ACCOUNT})] == ["1000004821"]
+
+
+@pytest.mark.parametrize("text", [
+    "INV-2026-004281", "INV-2026-04281", "1000004821", "cuenta 10000048", "V-12.345.678",
+    "j123456789", "PAY-0000012345", "0412-1234567", "+58 412 1234567", "PLN-FIBRA-100",
+])
+def test_a_key_is_valid_exactly_when_the_contract_format_accepts_it(text: str) -> None:
+    """The canonical forms are the contract's `components/schemas` patterns, not copies."""
+    formats = contract_formats()
+    [identifier] = find_identifiers(text, frozenset(IdentifierKind))
+    candidate = identifier.normalized or identifier.literal
+    assert identifier.valid is bool(formats.identifier(identifier.kind.contract_format)
+                                    .fullmatch(candidate))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.identifiers import find_identifiers
-from assistant.intents import Intent, route
+from billing_toolkit.assistant.text.identifiers import find_identifiers
+from billing_toolkit.assistant.turn.intents import Intent, route
 
 
 def routed(text: str) -> tuple[Intent, str | None]:

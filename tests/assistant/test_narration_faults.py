@@ -5,13 +5,23 @@ from __future__ import annotations
 import pytest
 from assistant_fakes import JOSE_PHONE, MARIA_PHONE, FakeCapabilities, PipelineFactory
 
-from assistant.escalation import EscalationReason
-from assistant.intents import Intent
-from assistant.language import Language
-from assistant.narration_faults import FaultyNarrator, NarrationFault, corrupt
-from assistant.narrator import EvidenceChunk, Narration, NarrationRequest, TemplateNarrator
-from assistant.turn import Action
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.evaluation.narration_faults import (
+    FaultyNarrator,
+    NarrationFault,
+    corrupt,
+)
+from billing_toolkit.assistant.guards.grounding import GroundingVerifier
+from billing_toolkit.assistant.narrator import (
+    EvidenceChunk,
+    Narration,
+    NarrationRequest,
+    TemplateNarrator,
+)
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.client.tool_result import ToolResult
 
 EVIDENCE = ("Balance: amount due USD 45.00; net balance USD -12.50; invoice INV-2026-004281; "
             "next due date 2026-12-10.")
@@ -36,6 +46,16 @@ def test_each_fault_corrupts_the_first_token_it_applies_to(
     assert (injection.original, injection.corrupted, injection.applied) == (
         original, corrupted, True)
     assert narration.reply == REPLY.replace(original, corrupted, 1)
+
+
+def test_a_minus_is_dropped_wherever_the_verifier_reads_one() -> None:
+    narration, injection = corrupt(Narration("Saldo neto -USD 12,50.", ()),
+                                   NarrationFault.DROPPED_MINUS, REQUEST)
+    assert (narration.reply, injection.original) == ("Saldo neto USD 12,50.", "-USD 12,50")
+    verdict = GroundingVerifier().verify(
+        answer=narration.reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
+        tool_result_texts=[EVIDENCE])
+    assert verdict.unsupported == ("12,50",)
 
 
 def test_an_invented_citation_is_added_to_the_used_chunks() -> None:

@@ -7,10 +7,13 @@ from pathlib import Path
 import pytest
 from assistant_fakes import yaml_file
 
-from assistant.identifiers import find_identifiers
-from assistant.knowledge import KNOWLEDGE_DIR
-from assistant.operator_profile import OperatorProfileError, load_operator_profile
-from assistant.runtime import AssistantConfig, build_narrator
+from billing_toolkit.assistant.knowledge import KNOWLEDGE_DIR
+from billing_toolkit.assistant.knowledge.operator_profile import (
+    OperatorProfileError,
+    load_operator_profile,
+)
+from billing_toolkit.assistant.runtime import AssistantConfig, build_narrator
+from billing_toolkit.assistant.text.identifiers import find_identifiers
 
 
 def test_every_identifier_the_articles_quote_is_listed() -> None:

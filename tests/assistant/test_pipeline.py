@@ -16,12 +16,12 @@ from assistant_fakes import (
     PipelineFactory,
 )
 
-from assistant.escalation import EscalationReason
-from assistant.narrator import Narration, NarrationError, NarrationRequest
-from assistant.pipeline import AssistantPipeline, PipelineSettings
-from assistant.store import SqlConversationStore
-from assistant.store.model import ConversationState
-from assistant.turn import Action, TurnResult
+from billing_toolkit.assistant.narrator import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.store.model import ConversationState
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
+from billing_toolkit.assistant.turn.result import Action, TurnResult
 
 
 def stages(result: TurnResult) -> dict[str, str]:
@@ -427,6 +427,9 @@ class TestRefusalPaths:
 
 class TestTurnOutput:
     def test_the_result_serialises_with_a_masked_trace(self, pipeline: AssistantPipeline) -> None:
+        """The trace hides an account as the whole project does (`contract.masking.hide`:
+        first and last two digits), no longer as the assistant's own `•`-last-four: a
+        deliberate unification, so a trace reads like the simulator's log."""
         result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000004821")
         payload = result.to_dict()
         text = json.dumps(payload, ensure_ascii=False)
@@ -434,7 +437,7 @@ class TestTurnOutput:
         assert payload["reason"] is None
         assert "1000004821" in payload["reply"]
         assert "1000004821" not in json.dumps(payload["trace"], ensure_ascii=False)
-        assert "••••••4821" in text
+        assert "10******21" in text
 
     def test_an_escalation_serialises_its_summary_and_context(
         self, pipeline: AssistantPipeline

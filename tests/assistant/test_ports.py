@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from assistant.ports import BillingCapabilities, RetrievedChunk, Retriever
+from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
 
 CAPABILITIES = [name for name in vars(BillingCapabilities) if not name.startswith("_")]
 
@@ -19,15 +19,15 @@ def _parameters(function: object) -> list[tuple[str, object, object]]:
 
 @pytest.mark.parametrize("name", CAPABILITIES)
 def test_the_client_capabilities_have_the_methods_the_pipeline_calls(name: str) -> None:
-    from client.capabilities import Capabilities
+    from billing_toolkit.client.capabilities import Capabilities
 
     assert _parameters(getattr(Capabilities, name)) == _parameters(
         getattr(BillingCapabilities, name))
 
 
 def test_the_hybrid_retriever_returns_what_the_pipeline_reads() -> None:
-    from assistant.retrieval import HybridRetriever
-    from assistant.retrieval import RetrievedChunk as RealChunk
+    from billing_toolkit.assistant.retrieval import HybridRetriever
+    from billing_toolkit.assistant.retrieval import RetrievedChunk as RealChunk
 
     fields = set(RealChunk.__dataclass_fields__)
     wanted = {name for name in vars(RetrievedChunk) if not name.startswith("_")}

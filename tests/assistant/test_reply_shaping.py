@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.escalation import EscalationContext, EscalationReason, escalate
-from assistant.gate import pass_gate
-from assistant.humanizer import humanize
-from assistant.language import Language
-from assistant.masking import mask_personal
-from assistant.money import format_amount
-from assistant.store.model import Conversation, ConversationState
+from billing_toolkit.assistant.guards.humanizer import humanize
+from billing_toolkit.assistant.store.model import Conversation, ConversationState
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.masking import mask_personal
+from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
+from billing_toolkit.assistant.turn.gate import pass_gate
+from billing_toolkit.contract.masking import mask
 
 
 class TestHumanizer:
@@ -51,9 +52,31 @@ class TestMoney:
 
 
 def test_personal_identifiers_are_masked_but_invoices_are_not() -> None:
+    """The hiding rule is the project's one policy (`contract.masking.hide`: first and last
+    two digits kept), replacing the assistant's former `•`-last-four on purpose, so the same
+    phone reads the same in the simulator log, the assistant trace and the conformance
+    report."""
     text = "cuenta 1000004821, tel +584121234567, V-12.345.678, INV-2026-004281"
     assert mask_personal(text) == (
-        "cuenta ••••••4821, tel +••••••••4567, V-••.••5.678, INV-2026-004281")
+        "cuenta 10******21, tel +58********67, V-12.***.*78, INV-2026-004281")
+
+
+@pytest.mark.parametrize("text", [
+    "tel +584121234567", "cuenta 1000004821", "V-12345678", "J-12345678-9", "0412-1234567",
+])
+def test_an_identifier_the_kernel_masks_reads_the_same_here(text: str) -> None:
+    assert mask_personal(text) == mask(text)
+
+
+@pytest.mark.parametrize(("text", "masked"), [
+    ("tel +58 412-1234567", "tel +58 ***-*****67"),
+    ("cédula v 12345678", "cédula v 12****78"),
+    ("cuenta 10000048", "cuenta 10****48"),
+    ("V\u201312345678", "V\u201312****78"),
+])
+def test_spellings_the_kernel_does_not_know_are_masked_by_its_rule(text: str, masked: str) -> None:
+    """The assistant finds more spellings than the kernel's `mask`; it hides them the same way."""
+    assert mask_personal(text) == masked
 
 
 class TestEscalation:

@@ -7,19 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from assistant.escalation import (
+from billing_toolkit.assistant.store import (
+    Conversation,
+    ConversationState,
+    SqlConversationStore,
+    open_conversation_store,
+)
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.escalation import (
     AgentSummary,
     Escalation,
     EscalationContext,
     EscalationReason,
     escalate,
-)
-from assistant.language import Language
-from assistant.store import (
-    Conversation,
-    ConversationState,
-    SqlConversationStore,
-    open_conversation_store,
 )
 
 PHONE = "+584121234567"

@@ -16,11 +16,16 @@ from assistant_fakes import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assistant.grounding import GroundingVerifier
-from assistant.intents import Intent
-from assistant.language import Language
-from assistant.narrator import EvidenceChunk, NarrationError, NarrationRequest, TemplateNarrator
-from client.tool_result import ToolResult
+from billing_toolkit.assistant.guards.grounding import GroundingVerifier
+from billing_toolkit.assistant.narrator import (
+    EvidenceChunk,
+    NarrationError,
+    NarrationRequest,
+    TemplateNarrator,
+)
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.client.tool_result import ToolResult
 
 
 def narrate(intent: Intent, *results: ToolResult, language: Language = Language.SPANISH,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.forbidden_phrases import PromiseKind, find_forbidden_phrases
-from assistant.language import Language, detect_language
-from assistant.person_request import asks_for_person
+from billing_toolkit.assistant.guards.forbidden_phrases import PromiseKind, find_forbidden_phrases
+from billing_toolkit.assistant.text.language import Language, detect_language
+from billing_toolkit.assistant.turn.person_request import asks_for_person
 
 
 class TestLanguage:

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from assistant.cli import main
-from assistant.commands.turn_cli import converse
-from assistant.runtime import AssistantConfig, open_assistant
-from simulator.testing import BillingSim
+from billing_toolkit.assistant.cli import main
+from billing_toolkit.assistant.commands.turn_cli import converse
+from billing_toolkit.assistant.runtime import AssistantConfig, open_assistant
+from billing_toolkit.pytest_plugin import BillingSim
 from tests.assistant.in_process_billing import billing_sim_runtime
 
 SMALL = ["--customers", "40"]

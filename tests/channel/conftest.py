@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from assistant.channel import (
+from billing_toolkit.assistant.channel import (
     ChannelConfig,
     SendBudget,
     TenantChannel,
@@ -25,8 +25,8 @@ from assistant.channel import (
     parse_channel_config,
     sign,
 )
-from assistant.pipeline import AssistantPipeline
-from assistant.store import SqlConversationStore
+from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
 from tests.assistant.assistant_fakes import FakeCapabilities, FakeRetriever
 from tests.assistant.store_backends import STORE_BACKENDS, stepping_store, store_on
 from tests.channel.whatsapp import (

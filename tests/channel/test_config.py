@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from assistant.channel import ConfigError, load_channel_config, parse_channel_config
-from assistant.channel.config import DEFAULT_GRAPH_API_URL
+from billing_toolkit.assistant.channel import ConfigError, load_channel_config, parse_channel_config
+from billing_toolkit.assistant.channel.config import DEFAULT_GRAPH_API_URL
 from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT, FIBRA_NUMBER, LLANO_NUMBER
 
 

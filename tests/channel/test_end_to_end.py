@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from assistant.channel import ChannelConfig, parse_channel_config
-from assistant.channel.cli import open_pipelines
-from assistant.language import Language
-from assistant.money import format_amount
-from assistant.runtime import AssistantConfig
-from assistant.store import SqlConversationStore
-from simulator.testing import BillingSim
+from billing_toolkit.assistant.channel import ChannelConfig, parse_channel_config
+from billing_toolkit.assistant.channel.cli import open_pipelines
+from billing_toolkit.assistant.runtime import AssistantConfig
+from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.pytest_plugin import BillingSim
 from tests.assistant.in_process_billing import billing_sim_runtime
 from tests.channel.conftest import Factory, Harness, RunService
 from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT

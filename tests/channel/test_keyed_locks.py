@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from assistant.channel.keyed_locks import KeyedLocks
+from billing_toolkit.assistant.channel.keyed_locks import KeyedLocks
 
 
 def test_same_key_runs_in_arrival_order_other_keys_in_parallel() -> None:

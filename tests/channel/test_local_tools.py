@@ -9,12 +9,12 @@ import random
 
 import httpx
 
-from assistant.channel import Secret, sign
-from assistant.channel.deliveries import text_delivery
-from assistant.channel.fake_graph import create_fake_graph_app
-from assistant.channel.graph_sender import GraphSender
-from assistant.channel.signature import signing_secret
-from assistant.channel.webhook_payload import IncomingMessage, incoming_messages
+from billing_toolkit.assistant.channel import Secret, sign
+from billing_toolkit.assistant.channel.deliveries import text_delivery
+from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
+from billing_toolkit.assistant.channel.graph_sender import GraphSender
+from billing_toolkit.assistant.channel.signature import signing_secret
+from billing_toolkit.assistant.channel.webhook_payload import IncomingMessage, incoming_messages
 
 
 def test_the_sender_and_the_fake_graph_speak_the_same_api() -> None:

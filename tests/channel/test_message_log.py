@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import threading
 
-from assistant.escalation import EscalationContext, EscalationReason, escalate
-from assistant.store import (
+from billing_toolkit.assistant.store import (
     Conversation,
     ConversationState,
     InboundStatus,
     OutboundStatus,
     SqlConversationStore,
 )
+from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
 
 PHONE = "+584121234567"
 OTHER = "+584141112233"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from assistant.channel import TenantChannel, TurnHandler
-from assistant.store import (
+from billing_toolkit.assistant.channel import TenantChannel, TurnHandler
+from billing_toolkit.assistant.store import (
     ConversationState,
     InboundStatus,
     OutboundStatus,

@@ -6,7 +6,11 @@ import random
 
 import pytest
 
-from assistant.channel.send_retry import SendBudget, retry_after_seconds, retryable_status
+from billing_toolkit.assistant.channel.send_retry import (
+    SendBudget,
+    retry_after_seconds,
+    retryable_status,
+)
 
 
 def test_waits_grow_exponentially_with_jitter_and_stay_under_the_cap() -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from assistant.channel.cli import CONFIG_ENV
-from assistant.cli import main
+from billing_toolkit.assistant.channel.cli import CONFIG_ENV
+from billing_toolkit.assistant.cli import main
 
 EXAMPLE = Path(__file__).parents[2] / "assistant" / "channel" / "tenants.example.yaml"
 SECRETS = {"WHATSAPP_VERIFY_TOKEN": "verify-me", "FIBRANET_WHATSAPP_APP_SECRET": "app-secret",
@@ -69,7 +69,7 @@ def test_the_service_serves_on_loopback_and_stops_cleanly(tmp_path: Path) -> Non
     base = f"http://127.0.0.1:{port}"
     environ = {**os.environ, **SECRETS, "BILLING_API_URL": "http://127.0.0.1:9"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "assistant.cli", "serve", "--config", str(EXAMPLE),
+        [sys.executable, "-m", "billing_toolkit.assistant.cli", "serve", "--config", str(EXAMPLE),
          "--store", f"sqlite:///{tmp_path / 'bot.sqlite3'}", "--port", str(port),
          "--log-level", "info"],
         env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

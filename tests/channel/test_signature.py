@@ -7,7 +7,7 @@ import hmac
 
 import pytest
 
-from assistant.channel.signature import sign, signing_secret
+from billing_toolkit.assistant.channel.signature import sign, signing_secret
 
 BODY = b'{"object":"whatsapp_business_account","entry":[]}'
 

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
-from assistant.channel import TurnHandler, sign
-from assistant.store import ConversationState
-from assistant.turn import TurnResult
+from billing_toolkit.assistant.channel import TurnHandler, sign
+from billing_toolkit.assistant.store import ConversationState
+from billing_toolkit.assistant.turn.result import TurnResult
 from tests.assistant.assistant_fakes import MARIA_PHONE
 from tests.channel.conftest import Factory, Harness, RunService
 from tests.channel.whatsapp import (

@@ -6,7 +6,11 @@ import json
 
 import pytest
 
-from assistant.channel.webhook_payload import IncomingMessage, PayloadError, incoming_messages
+from billing_toolkit.assistant.channel.webhook_payload import (
+    IncomingMessage,
+    PayloadError,
+    incoming_messages,
+)
 from tests.channel.whatsapp import FIBRA_NUMBER, delivery, media_message, text_message
 
 

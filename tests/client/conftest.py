@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import respx
 
-from client import AsyncBillingClient, BillingClient, CircuitBreaker
-from client.breaker import BreakerConfig
+from billing_toolkit.client import AsyncBillingClient, BillingClient, CircuitBreaker
+from billing_toolkit.client.breaker import BreakerConfig
 from tests.client.payloads import API_KEY, BASE_URL
 
 
@@ -86,7 +86,7 @@ def openapi() -> Any:
     """The contract as an openapi-core object, built once (building it costs about a second)."""
     from openapi_core import OpenAPI
 
-    from contract import OPENAPI_PATH
+    from billing_toolkit.contract import OPENAPI_PATH
 
     return OpenAPI.from_file_path(str(OPENAPI_PATH))
 

@@ -18,9 +18,15 @@ from typing import Any
 import httpx
 import pytest
 
-from client import AsyncBillingClient, AsyncCapabilities, BreakerConfig, CircuitBreaker, Timeouts
-from simulator.faults.kinds import KINDS
-from simulator.testing import BillingSim
+from billing_toolkit.client import (
+    AsyncBillingClient,
+    AsyncCapabilities,
+    BreakerConfig,
+    CircuitBreaker,
+    Timeouts,
+)
+from billing_toolkit.pytest_plugin import BillingSim
+from billing_toolkit.simulator.faults.kinds import KINDS
 from tests.client.conftest import FakeClock
 
 pytestmark = [pytest.mark.anyio, pytest.mark.billing_sim(shared=True, emulate_socket_faults=True)]

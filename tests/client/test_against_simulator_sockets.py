@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from client import (
+from billing_toolkit.client import (
     BreakerConfig,
     Capabilities,
     CircuitBreaker,
@@ -20,7 +20,7 @@ from client import (
     RetryPolicy,
     Timeouts,
 )
-from simulator.testing import BillingSim
+from billing_toolkit.pytest_plugin import BillingSim
 
 pytestmark = pytest.mark.billing_sim(shared=True)
 TIMEOUTS = Timeouts(connect=1.0, read=0.3, total=1.0)

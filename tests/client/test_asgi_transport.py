@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from client import BlockingASGITransport
+from billing_toolkit.client import BlockingASGITransport
 
 
 async def echo(request: Request) -> Response:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 import respx
 
-from client import (
+from billing_toolkit.client import (
     APIConnectionError,
     APITimeoutError,
     AsyncBillingClient,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from client.bill_change import compare
-from client.evidence import bill_change_evidence
-from client.models.billing import Invoice, LineItemKind
+from billing_toolkit.client.bill_change import compare
+from billing_toolkit.client.evidence import bill_change_evidence
+from billing_toolkit.client.models.billing import Invoice, LineItemKind
 from tests.client import payloads
 from tests.client.payloads import line
 

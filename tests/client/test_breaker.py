@@ -12,7 +12,7 @@ import httpx
 import pytest
 import respx
 
-from client import (
+from billing_toolkit.client import (
     AsyncBillingClient,
     BillingClient,
     CircuitBreaker,
@@ -22,7 +22,7 @@ from client import (
     RetryPolicy,
     ServerError,
 )
-from client.breaker import (
+from billing_toolkit.client.breaker import (
     Admission,
     BreakerConfig,
     BreakerSnapshot,
@@ -99,7 +99,7 @@ def test_every_transition_calls_back_and_logs(
 ) -> None:
     seen: list[tuple[CircuitState, CircuitState]] = []
     breaker = CircuitBreaker(CONFIG, clock=clock, on_state_change=lambda a, b: seen.append((a, b)))
-    caplog.set_level(logging.INFO, logger="client.breaker")
+    caplog.set_level(logging.INFO, logger="billing_toolkit.client.breaker")
     for _ in range(3):
         breaker.record_failure(breaker.acquire())
     with pytest.raises(CircuitOpenError) as caught:

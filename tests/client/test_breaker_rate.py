@@ -9,8 +9,8 @@ import respx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client import BillingClient, RetryPolicy
-from client.breaker import (
+from billing_toolkit.client import BillingClient, RetryPolicy
+from billing_toolkit.client.breaker import (
     BreakerConfig,
     BreakerSnapshot,
     CircuitBreaker,
@@ -19,7 +19,7 @@ from client.breaker import (
     failed,
     succeeded,
 )
-from client.errors import CircuitOpenError, CustomerNotFoundError, ServerError
+from billing_toolkit.client.errors import CircuitOpenError, CustomerNotFoundError, ServerError
 from tests.client import payloads
 from tests.client.conftest import FakeClock
 from tests.client.together import admitted, at_once

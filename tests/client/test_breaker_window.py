@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from client.breaker import BreakerConfig
-from client.breaker_window import (
+from billing_toolkit.client.breaker import BreakerConfig
+from billing_toolkit.client.breaker_window import (
     EMPTY_WINDOW,
     FailureRateTrip,
     OutcomeWindow,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from client import BillingClient, Timeouts
-from client.base import ENV_API_KEY, ENV_BASE_URL
+from billing_toolkit.client import BillingClient, Timeouts
+from billing_toolkit.client.base import ENV_API_KEY, ENV_BASE_URL
 
 
 def test_base_url_and_key_fall_back_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""The generated models and operation table are exactly what the contract generates today."""
+"""The generated models, bindings and methods are exactly what the contract generates today."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from client import codegen
-from client.models import billing
-from client.money import AMOUNT_PATTERN, POSITIVE_AMOUNT_PATTERN
-from contract.document import load
+from billing_toolkit.client import codegen
+from billing_toolkit.client.models import billing
+from billing_toolkit.client.money import AMOUNT_PATTERN, POSITIVE_AMOUNT_PATTERN
+from billing_toolkit.contract.document import load
 from tests.client import payloads
 
 
@@ -24,7 +24,9 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_checked_in_models_match_a_fresh_generation(fresh: Path) -> None:
-    assert codegen.differing_files(fresh, codegen.MODELS_DIR) == [], "run: python -m client.codegen"
+    assert codegen.differing_files(fresh, codegen.MODELS_DIR) == [], (
+        "run: python -m billing_toolkit.client.codegen"
+    )
 
 
 def test_generation_is_deterministic(fresh: Path, tmp_path: Path) -> None:
@@ -36,11 +38,8 @@ def test_drift_is_detected(fresh: Path, tmp_path: Path) -> None:
     shutil.copytree(fresh, tmp_path, dirs_exist_ok=True)
     stale = tmp_path / codegen.MODELS_FILE
     stale.write_text(stale.read_text(encoding="utf-8") + "\n# edited by hand\n", encoding="utf-8")
-    (tmp_path / codegen.OPERATIONS_FILE).unlink()
-    assert codegen.differing_files(fresh, tmp_path) == [
-        codegen.MODELS_FILE,
-        codegen.OPERATIONS_FILE,
-    ]
+    (tmp_path / codegen.METHODS_FILE).unlink()
+    assert codegen.differing_files(fresh, tmp_path) == [codegen.MODELS_FILE, codegen.METHODS_FILE]
 
 
 def test_check_command_reports_drift_in_one_line(
@@ -80,3 +79,17 @@ def test_every_operation_gets_a_parameters_model_with_wire_aliases() -> None:
         "accountNumber": "1000004821",
         "Idempotency-Key": "kkkkkkkk",
     }
+
+
+@pytest.mark.parametrize(
+    ("wire", "python"),
+    [
+        ("accountNumber", "account_number"),
+        ("Idempotency-Key", "idempotency_key"),
+        ("period_from", "period_from"),
+        ("getBalance", "get_balance"),
+        ("from", "from_"),
+    ],
+)
+def test_wire_names_become_the_python_names_of_the_methods(wire: str, python: str) -> None:
+    assert codegen.python_name(wire) == python

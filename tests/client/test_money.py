@@ -7,7 +7,7 @@ from decimal import Decimal
 import pydantic
 import pytest
 
-from client.money import Amount, PositiveAmount, format_amount, money
+from billing_toolkit.client.money import Amount, PositiveAmount, format_amount, money
 
 AMOUNT = pydantic.TypeAdapter(Amount)
 POSITIVE = pydantic.TypeAdapter(PositiveAmount)

@@ -1,4 +1,4 @@
-"""One typed method per contract operation, on both twins, and the table matches the contract."""
+"""One typed method per contract operation, on both twins, bound to the kernel's operations."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import re
 
 import pytest
 
-from client import AsyncBillingClient, BillingClient
-from client.models.operations import OPERATIONS
-from contract.document import load, operations
+from billing_toolkit.client import AsyncBillingClient, BillingClient
+from billing_toolkit.client.codegen import python_name
+from billing_toolkit.client.models.operations import OPERATIONS
+from billing_toolkit.contract.document import load, operations
+from billing_toolkit.contract.operations import load_contract
 
 LIFECYCLE = {"close", "aclose"}
 
@@ -49,10 +51,27 @@ def test_async_methods_are_coroutines_and_sync_ones_are_not() -> None:
         assert not inspect.iscoroutinefunction(getattr(BillingClient, snake(op_id)))
 
 
-def test_table_has_every_operation_with_its_method_path_and_statuses() -> None:
-    assert list(OPERATIONS) == CONTRACT_IDS
-    for path, method, op in operations(CONTRACT):
-        row = OPERATIONS[op["operationId"]]
-        assert (row.method, row.path) == (method.upper(), path)
-        assert row.statuses == frozenset(int(s) for s in op["responses"])
-        assert row.authenticated == (op.get("security") != [])
+def test_the_twins_have_the_same_signatures() -> None:
+    for op_id in CONTRACT_IDS:
+        name = snake(op_id)
+        blocking, awaitable = getattr(BillingClient, name), getattr(AsyncBillingClient, name)
+        assert inspect.signature(blocking) == inspect.signature(awaitable), name
+        assert blocking.__doc__ == awaitable.__doc__, name
+
+
+def test_each_method_takes_its_operations_parameters_and_body_fields() -> None:
+    for op_id, binding in OPERATIONS.items():
+        contract = binding.contract
+        fields = (contract.body_schema or {}).get("properties", {})
+        expected = {python_name(name) for name in [*(p.name for p in contract.parameters), *fields]}
+        taken = set(inspect.signature(getattr(BillingClient, snake(op_id))).parameters)
+        assert taken - {"self"} == expected, op_id
+
+
+def test_the_table_binds_the_kernels_operations_in_contract_order() -> None:
+    kernel = load_contract().operations
+    assert list(OPERATIONS) == CONTRACT_IDS == list(kernel)
+    for op_id, binding in OPERATIONS.items():
+        assert binding.contract is kernel[op_id]
+        assert (binding.parameters_model is None) == (not binding.contract.parameters), op_id
+        assert (binding.body_model is None) == (binding.contract.body_schema is None), op_id

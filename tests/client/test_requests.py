@@ -11,7 +11,7 @@ import httpx
 import pytest
 import respx
 
-from client import BillingClient, ValidationError
+from billing_toolkit.client import BillingClient, ValidationError
 from tests.client import payloads
 from tests.client.openapi_requests import HttpxOpenAPIRequest
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 import respx
 
-from client import (
+from billing_toolkit.client import (
     APIConnectionError,
     APITimeoutError,
     BillingClient,
@@ -25,15 +25,16 @@ from client import (
     Timeouts,
     ValidationError,
 )
-from client.breaker import BreakerConfig
-from client.errors import AuthenticationError, BillingError, MalformedResponseError
-from client.models.operations import OPERATIONS
-from client.retry import is_retry_safe, is_retryable_failure
+from billing_toolkit.client.breaker import BreakerConfig
+from billing_toolkit.client.errors import AuthenticationError, BillingError, MalformedResponseError
+from billing_toolkit.client.retry import is_retry_safe, is_retryable_failure
+from billing_toolkit.contract.operations import load_contract
 from tests.client import payloads
 from tests.client.conftest import FakeClock
 
 A = payloads.ACCOUNT
 BALANCE = f"/v1/customers/{A}/balance"
+CONTRACT = load_contract().operations
 PAYMENTS = f"/v1/customers/{A}/payments"
 
 
@@ -41,8 +42,8 @@ PAYMENTS = f"/v1/customers/{A}/payments"
 
 
 def test_reads_and_keyed_payments_are_safe_to_repeat_and_an_unkeyed_write_is_not() -> None:
-    assert all(is_retry_safe(OPERATIONS[op]) for op in OPERATIONS)
-    payment = OPERATIONS["createPayment"]
+    assert all(is_retry_safe(operation) for operation in CONTRACT.values())
+    payment = CONTRACT["createPayment"]
     unkeyed = replace(
         payment, parameters=tuple(p for p in payment.parameters if p.location != "header")
     )
@@ -86,7 +87,7 @@ def test_backoff_is_jittered_exponential_and_capped() -> None:
 
 
 def test_retry_after_wins_when_longer_and_gives_up_when_the_budget_cannot_cover_it() -> None:
-    policy, op, rng = RetryPolicy(), OPERATIONS["getBalance"], random.Random(3)
+    policy, op, rng = RetryPolicy(), CONTRACT["getBalance"], random.Random(3)
     limited = RateLimitError("slow down", status=429, retry_after=4.0)
     assert policy.delay_before_retry(op, limited, 1, remaining=10.0, rng=rng) == 4.0
     assert policy.delay_before_retry(op, limited, 1, remaining=3.0, rng=rng) is None

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from client import CircuitBreaker, CircuitOpenError
+from billing_toolkit.client import CircuitBreaker, CircuitOpenError
 
 T = TypeVar("T")
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from simulator.control import SimulatorControl
-from simulator.server import serve_in_thread
-from simulator.testing import BillingSim, SimOptions, open_billing_sim
+from billing_toolkit.pytest_plugin import BillingSim, SimOptions, open_billing_sim
+from billing_toolkit.simulator.control import SimulatorControl
+from billing_toolkit.simulator.server import serve_in_thread
 
 SEED = 7
 CUSTOMERS_PER_TENANT = 30

@@ -12,10 +12,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conformance.cli import main
-from conformance.outcome import Status
-from conformance.runner import CHECK_NAMES, RunReport, run_kit
-from conformance.settings import build_settings
+from billing_toolkit.conformance.cli import main
+from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
+from billing_toolkit.conformance.settings import build_settings
 from tests.conformance import broken
 from tests.conformance.conftest import OPTIONS, Target, running_simulator
 
@@ -37,7 +37,15 @@ def run_cli(target: Target, *args: str) -> tuple[int, str]:
         "COLUMNS": "200",
     }
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.cli", "verify", "--base-url", target.base_url, *args],
+        [
+            sys.executable,
+            "-m",
+            "billing_toolkit.conformance.cli",
+            "verify",
+            "--base-url",
+            target.base_url,
+            *args,
+        ],
         env=env,
         capture_output=True,
         text=True,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import EXIT_UNUSABLE, main
+from billing_toolkit.conformance.cli import EXIT_UNUSABLE, main
 
 
 def closed_port_url() -> str:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.checks.exact_lookup import near_account_numbers, near_invoice_numbers
-from conformance.errors import KitError
-from conformance.exchange import Exchange, as_curl
-from conformance.runner import CHECK_NAMES
-from conformance.settings import build_settings
+from billing_toolkit.conformance.checks.exact_lookup import (
+    near_account_numbers,
+    near_invoice_numbers,
+)
+from billing_toolkit.conformance.errors import KitError
+from billing_toolkit.conformance.exchange import Exchange, as_curl
+from billing_toolkit.conformance.runner import CHECK_NAMES
+from billing_toolkit.conformance.settings import build_settings
 
 
 def test_near_invoice_numbers_include_the_seed_articles_transposition() -> None:

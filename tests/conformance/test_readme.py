@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import conformance
-from conformance.catalogue import catalogue
-from conformance.runner import CHECK_NAMES
+from billing_toolkit import conformance
+from billing_toolkit.conformance.catalogue import catalogue
+from billing_toolkit.conformance.runner import CHECK_NAMES
 
 README = Path(conformance.__file__).parent / "README.md"
 

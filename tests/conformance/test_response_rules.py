@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import money, problem_json, request_id, retry_after, totals
-from conformance.contract_facts import ContractFacts, load_facts
-from conformance.exchange import Exchange
-from conformance.outcome import Status
+from billing_toolkit.conformance.checks import money, problem_json, request_id, retry_after, totals
+from billing_toolkit.conformance.contract_facts import ContractFacts, load_facts
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.outcome import Status
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import yaml
 
-from contract import OPENAPI_PATH
+from billing_toolkit.contract import OPENAPI_PATH
 
 
 @pytest.fixture(scope="session")

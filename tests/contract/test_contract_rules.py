@@ -10,7 +10,7 @@ from openapi_schema_validator import OAS31Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from contract.document import operations, pointer_escape, resolve
+from billing_toolkit.contract.document import operations, pointer_escape, resolve
 
 CONTRACT_URI = "urn:billing-contract"
 MONEY_WORDS = ("amount", "price", "total", "subtotal", "tax", "balance", "paid", "due")

@@ -10,7 +10,7 @@ import pytest
 from openapi_spec_validator import validate
 from openapi_spec_validator.readers import read_from_filename
 
-from contract import OPENAPI_PATH
+from billing_toolkit.contract import OPENAPI_PATH
 
 REDOCLY = "@redocly/cli@2.77.0"
 

@@ -14,8 +14,8 @@ FAULT_SUITE = """
 import httpx
 import pytest
 
-from client import RetryPolicy, Timeouts
-from client.errors import (
+from billing_toolkit.client import RetryPolicy, Timeouts
+from billing_toolkit.client.errors import (
     APIConnectionError,
     APITimeoutError,
     CustomerNotFoundError,
@@ -23,8 +23,8 @@ from client.errors import (
     RateLimitError,
     ServerError,
 )
-from simulator.faults.kinds import KINDS
-from simulator.testing import SOCKET_KINDS, LoopbackRequired
+from billing_toolkit.simulator.faults.kinds import KINDS
+from billing_toolkit.pytest_plugin import SOCKET_KINDS, LoopbackRequired
 
 FAST = {"retry": RetryPolicy(max_attempts=3, base_delay=0.01, max_delay=0.02)}
 SHORT = {"timeouts": Timeouts(connect=1.0, read=0.3, total=2.0), **FAST}

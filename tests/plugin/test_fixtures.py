@@ -15,7 +15,7 @@ from decimal import Decimal
 import httpx
 import pytest
 
-from client.errors import CustomerNotFoundError
+from billing_toolkit.client.errors import CustomerNotFoundError
 
 
 def test_the_bound_client_reads_the_seeded_dataset(billing_sim):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import simulator.testing
+from billing_toolkit import pytest_plugin
 
-README = Path(simulator.testing.__file__).with_name("README.md")
+README = Path(pytest_plugin.__file__).with_name("README.md")
 FILE_BLOCK = re.compile(r"```python\n# (?P<name>[\w.]+\.py)\n(?P<code>.*?)```", re.DOTALL)
 
 

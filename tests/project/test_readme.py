@@ -24,7 +24,7 @@ def test_the_two_commands_are_make_targets_and_ci_runs_the_test_one() -> None:
 
 
 def test_the_readme_pytest_example_passes_as_written(pytester: pytest.Pytester) -> None:
-    block = re.search(r"```python\n(from client import Capabilities\n.*?)```", README, re.DOTALL)
+    block = re.search(r"```python\n(from billing_toolkit.client import Capabilities\n.*?)```", README, re.DOTALL)
     assert block, "the README shows a test against billing_sim"
     pytester.makepyfile(test_readme_example=block.group(1))
     pytester.runpytest_inprocess("-p", "no:cacheprovider", "-q").assert_outcomes(passed=1)

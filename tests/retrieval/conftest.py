@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant.retrieval import SHIPPED_KNOWLEDGE, HybridRetriever, open_retriever
-from assistant.retrieval.embedders import MiniLMEmbedder
-from assistant.retrieval.ingest import read_folder
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval import SHIPPED_KNOWLEDGE, HybridRetriever, open_retriever
+from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
+from billing_toolkit.assistant.retrieval.ingest import read_folder
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.identifiers import find_identifiers
-from assistant.retrieval.analysis import analyze_query, canonical_number, fold_plural, index_terms
+from billing_toolkit.assistant.retrieval.analysis import (
+    analyze_query,
+    canonical_number,
+    fold_plural,
+    index_terms,
+)
+from billing_toolkit.assistant.text.identifiers import find_identifiers
 
 
 @pytest.mark.parametrize(
@@ -74,6 +79,7 @@ def test_stopwords_and_accents_are_dropped_from_words() -> None:
         ("1,500.00", "1500.00"),
         ("12.345.678", "12345678"),
         ("16", "16"),
+        ("2,5", "2.5"),  # an amount as the grounding verifier reads one
     ],
 )
 def test_numbers_have_one_spelling_per_value(token: str, canonical: str) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from assistant.retrieval.chunking import chunk_markdown
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.chunking import chunk_markdown
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 DOC = """# Pagos
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
-from assistant.retrieval import SHIPPED_KNOWLEDGE
+from billing_toolkit.assistant.cli import main
+from billing_toolkit.assistant.retrieval import SHIPPED_KNOWLEDGE
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.retrieval.backends import open_store
-from assistant.retrieval.dsn import PostgresDSN, SqliteDSN, parse_dsn, redact_dsn
-from assistant.retrieval.errors import DSNError, StoreError
+from billing_toolkit.assistant.retrieval.backends import open_store
+from billing_toolkit.assistant.retrieval.dsn import PostgresDSN, SqliteDSN, parse_dsn, redact_dsn
+from billing_toolkit.assistant.retrieval.errors import DSNError, StoreError
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,12 @@ import sys
 import numpy as np
 import pytest
 
-from assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder, get_embedder
-from assistant.retrieval.errors import EmbedderError
+from billing_toolkit.assistant.retrieval.embedders import (
+    HashingEmbedder,
+    MiniLMEmbedder,
+    get_embedder,
+)
+from billing_toolkit.assistant.retrieval.errors import EmbedderError
 
 
 def cosine(embedder: object, a: str, b: str) -> float:
@@ -27,7 +31,7 @@ def test_hashing_vectors_are_unit_length_float32() -> None:
 def test_hashing_is_identical_across_processes() -> None:
     """Python's hash() is salted per process; ours must not be."""
     code = (
-        "from assistant.retrieval.embedders import HashingEmbedder;"
+        "from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder;"
         "print(HashingEmbedder().embed(['facturación de mayo'])[0].tobytes().hex())"
     )
     runs = {

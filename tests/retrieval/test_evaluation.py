@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.knowledge import EVAL_QUERIES
-from assistant.retrieval import HybridRetriever, KnowledgeBaseError
-from assistant.retrieval.evaluation import (
+from billing_toolkit.assistant.knowledge import EVAL_QUERIES
+from billing_toolkit.assistant.retrieval import HybridRetriever, KnowledgeBaseError
+from billing_toolkit.assistant.retrieval.evaluation import (
     LabelledQuery,
     Selector,
     evaluate,
@@ -17,7 +17,7 @@ from assistant.retrieval.evaluation import (
     reciprocal_rank,
     resolve_expected,
 )
-from assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.records import Chunk
 
 
 def test_recall_and_reciprocal_rank_by_hand() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.retrieval.fusion import reciprocal_rank_fusion
+from billing_toolkit.assistant.retrieval.fusion import reciprocal_rank_fusion
 
 
 def test_scores_are_the_sum_of_reciprocal_ranks() -> None:

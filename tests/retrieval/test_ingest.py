@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant.retrieval.backends import SqliteStore
-from assistant.retrieval.embedders import HashingEmbedder
-from assistant.retrieval.errors import KnowledgeBaseError
-from assistant.retrieval.ingest import IngestProgress, ingest_folder, language_of
+from billing_toolkit.assistant.retrieval.backends import SqliteStore
+from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder
+from billing_toolkit.assistant.retrieval.errors import KnowledgeBaseError
+from billing_toolkit.assistant.retrieval.ingest import IngestProgress, ingest_folder, language_of
 
 
 class CountingEmbedder(HashingEmbedder):

@@ -8,10 +8,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from assistant.retrieval import StoreError, open_retriever
-from assistant.retrieval.backends import PostgresStore, open_store
-from assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
-from assistant.retrieval.ingest import ingest_folder
+from billing_toolkit.assistant.retrieval import StoreError, open_retriever
+from billing_toolkit.assistant.retrieval.backends import PostgresStore, open_store
+from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
+from billing_toolkit.assistant.retrieval.ingest import ingest_folder
 
 PARITY_QUERIES = [
     "¿cómo pago?",

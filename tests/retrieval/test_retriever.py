@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant.retrieval import (
+from billing_toolkit.assistant.retrieval import (
     EmbedderMismatchError,
     HybridRetriever,
     QueryError,
     StoreError,
     open_retriever,
 )
-from assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
-from assistant.retrieval.ingest import ingest_folder
+from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder, MiniLMEmbedder
+from billing_toolkit.assistant.retrieval.ingest import ingest_folder
 
 
 @pytest.mark.parametrize(

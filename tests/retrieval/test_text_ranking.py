@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from assistant.retrieval.analysis import QueryTerms
-from assistant.retrieval.text_ranking import (
+from billing_toolkit.assistant.retrieval.analysis import QueryTerms
+from billing_toolkit.assistant.retrieval.text_ranking import (
     CorpusStats,
     Keys,
     TermPostings,

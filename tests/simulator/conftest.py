@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from simulator import ManualClock, SimulatorConfig, control_of, create_app
-from simulator.control import SimulatorControl
+from billing_toolkit.simulator import ManualClock, SimulatorConfig, control_of, create_app
+from billing_toolkit.simulator.control import SimulatorControl
 
 SMALL = 16
 """Customers per tenant in tests: every role exists, generation takes a few ms."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from decimal import Decimal
 
@@ -10,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simulator.state import billing
-from simulator.state.identifiers import one_digit_apart, rif, transposed
-from simulator.state.models import Invoice, LineItem
-from simulator.state.money import MAX_AMOUNT, cents, to_wire
+from billing_toolkit.contract.formats import contract_formats
+from billing_toolkit.simulator.state import billing
+from billing_toolkit.simulator.state.identifiers import one_digit_apart, rif, transposed
+from billing_toolkit.simulator.state.models import Invoice, LineItem
+from billing_toolkit.simulator.state.money import CENT, MAX_AMOUNT, cents, to_wire
 
-AMOUNT_PATTERN = re.compile(r"^-?(0|[1-9][0-9]{0,11})\.[0-9]{2}$")
-"""The contract's `Amount` pattern."""
+AMOUNT_PATTERN = contract_formats().amount
 
 
 @pytest.mark.parametrize(
@@ -83,6 +82,12 @@ def test_money_on_the_wire_has_two_decimals_and_no_negative_zero() -> None:
     assert to_wire(Decimal("2.675")) == "2.68"
     assert to_wire(Decimal("1E+3")) == "1000.00"  # never scientific notation
     assert to_wire(MAX_AMOUNT) == "999999999999.99"
+
+
+def test_max_amount_is_the_largest_the_contract_amount_pattern_carries() -> None:
+    assert AMOUNT_PATTERN.fullmatch(to_wire(MAX_AMOUNT))
+    assert AMOUNT_PATTERN.fullmatch(to_wire(-MAX_AMOUNT))
+    assert not AMOUNT_PATTERN.fullmatch(to_wire(MAX_AMOUNT + CENT))
 
 
 @given(st.decimals(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT, allow_nan=False, places=4))

@@ -12,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from simulator.cli import main
-from simulator.state.dataset import generate
-from simulator.state.info import dataset_info
+from billing_toolkit.simulator.cli import main
+from billing_toolkit.simulator.state.dataset import generate
+from billing_toolkit.simulator.state.info import dataset_info
 
 SCENARIOS = sorted((Path(__file__).parents[2] / "simulator" / "scenarios").glob("*.yaml"))
 
@@ -74,7 +74,7 @@ def test_serve_answers_on_loopback(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "simulator.cli",
+                "billing_toolkit.simulator.cli",
                 "serve",
                 "--port",
                 str(port),

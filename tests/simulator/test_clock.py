@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from simulator.state import engine
-from simulator.state.dataset import generate
-from simulator.state.invariants import balance_of, state_problems
-from simulator.state.models import Account, BillingState
+from billing_toolkit.simulator.state import engine
+from billing_toolkit.simulator.state.dataset import generate
+from billing_toolkit.simulator.state.invariants import balance_of, state_problems
+from billing_toolkit.simulator.state.models import Account, BillingState
 
 
 @pytest.fixture

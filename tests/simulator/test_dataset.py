@@ -11,14 +11,15 @@ from datetime import timedelta
 
 import pytest
 
-from simulator.state import codec
-from simulator.state.dataset import DEFAULT_NOW, generate
-from simulator.state.identifiers import rif_check_digit
-from simulator.state.info import dataset_info
-from simulator.state.invariants import state_problems
+from billing_toolkit.contract.formats import IdentifierFormat, contract_formats
+from billing_toolkit.simulator.state import codec
+from billing_toolkit.simulator.state.dataset import DEFAULT_NOW, generate
+from billing_toolkit.simulator.state.identifiers import rif_check_digit
+from billing_toolkit.simulator.state.info import dataset_info
+from billing_toolkit.simulator.state.invariants import state_problems
 
 DIGEST = (
-    "import hashlib, sys; from simulator.state.dataset import generate; from simulator.state.codec import dumps;"
+    "import hashlib, sys; from billing_toolkit.simulator.state.dataset import generate; from billing_toolkit.simulator.state.codec import dumps;"
     "print(hashlib.sha256(dumps(generate(int(sys.argv[1]), 40)).encode()).hexdigest())"
 )
 
@@ -59,22 +60,37 @@ def test_invariants_hold_on_the_generated_history(world) -> None:  # type: ignor
 
 
 def test_identifiers_follow_the_shared_formats(world) -> None:  # type: ignore[no-untyped-def]
+    """The contract's patterns (read from `components/schemas`), plus what the dataset adds
+    on top of them: tenant prefixes, Venezuelan mobile operators, the issue year."""
+    formats = contract_formats()
+    account_number, phone, national_id, invoice_number, payment_id = (
+        formats.identifier(kind)
+        for kind in (
+            IdentifierFormat.ACCOUNT_NUMBER,
+            IdentifierFormat.PHONE,
+            IdentifierFormat.NATIONAL_ID,
+            IdentifierFormat.INVOICE_NUMBER,
+            IdentifierFormat.PAYMENT_ID,
+        )
+    )
     prefixes = {"fibranet": "10", "llanolink": "20"}
     for tenant_id, accounts in world.accounts.items():
         for number, account in accounts.items():
             customer = account.customer
-            assert re.fullmatch(r"[1-9][0-9]{9}", number) and number.startswith(prefixes[tenant_id])
+            assert account_number.fullmatch(number) and number.startswith(prefixes[tenant_id])
+            assert phone.fullmatch(customer.phone)
             assert re.fullmatch(r"\+58(412|414|416|424|426)[0-9]{7}", customer.phone)
-            assert re.fullmatch(r"([VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9])", customer.national_id)
+            assert national_id.fullmatch(customer.national_id)
             if customer.customer_type == "business":
                 kind, digits, check = customer.national_id.split("-")
                 assert int(check) == rif_check_digit(kind, digits)
             for invoice in account.invoices:
                 sequence = int(invoice.invoice_number[-6:])
-                assert re.fullmatch(r"INV-2026-[0-9]{6}", invoice.invoice_number)
+                assert invoice_number.fullmatch(invoice.invoice_number)
+                assert invoice.invoice_number.startswith("INV-2026-")
                 assert (sequence < 500000) == (tenant_id == "fibranet")
             for payment in account.payments:
-                assert re.fullmatch(r"PAY-[0-9]{10}", payment.payment_id)
+                assert payment_id.fullmatch(payment.payment_id)
 
 
 def test_history_has_the_cases_an_assistant_must_handle(world) -> None:  # type: ignore[no-untyped-def]

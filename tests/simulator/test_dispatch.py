@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from starlette.routing import Match, Route
 
-from contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
-from simulator.routing import OperationRouter
-from simulator.validation import Operation, load_contract
+from billing_toolkit.contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
+from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.contract.operations import Operation, load_contract
+from billing_toolkit.contract.templates import PathTemplate
 from tests.simulator.conftest import Sim
 
 
@@ -18,7 +19,7 @@ def _starlette_choice(operations: list[Operation], method: str, path: str) -> st
     """What a Starlette router with one route per operation, in order, would serve."""
     scope = {"type": "http", "method": method, "path": path, "root_path": ""}
     for operation in operations:
-        route = Route(operation.path, lambda request: None, methods=[operation.method])
+        route = Route(operation.path.template, lambda request: None, methods=[operation.method])
         if route.matches(scope)[0] is Match.FULL:
             return operation.operation_id
     return None
@@ -31,22 +32,24 @@ def _concrete(template: str) -> str:
 @pytest.mark.parametrize("document", [OPENAPI_PATH, ADMIN_OPENAPI_PATH], ids=["billing", "admin"])
 def test_every_contract_request_goes_where_starlette_would_send_it(document: Path) -> None:
     operations = list(load_contract(document).operations.values())
-    router = OperationRouter({op.operation_id: op for op in operations})
-    paths = {_concrete(op.path) for op in operations} | {"/v1/customers", "/nowhere"}
+    matcher = OperationMatcher(operations)
+    paths = {_concrete(op.path.template) for op in operations} | {"/v1/customers", "/nowhere"}
     for path in sorted(paths):
         for method in ("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"):
-            found = router.match(method, path)
+            found = matcher.match(method, path)
             chosen = found[0].operation_id if found else None
             assert chosen == _starlette_choice(operations, method, path), (method, path)
 
 
 def test_contract_order_decides_between_a_literal_and_a_template() -> None:
     template = load_contract(OPENAPI_PATH).operations["getInvoice"]  # /v1/invoices/{invoiceNumber}
-    literal = dataclasses.replace(template, operation_id="special", path="/v1/invoices/special")
-    first_template = OperationRouter({"getInvoice": template, "special": literal})
-    first_literal = OperationRouter({"special": literal, "getInvoice": template})
-    for router, winner in ((first_template, "getInvoice"), (first_literal, "special")):
-        found = router.match("GET", "/v1/invoices/special")
+    literal = dataclasses.replace(
+        template, operation_id="special", path=PathTemplate("/v1/invoices/special")
+    )
+    first_template = OperationMatcher([template, literal])
+    first_literal = OperationMatcher([literal, template])
+    for matcher, winner in ((first_template, "getInvoice"), (first_literal, "special")):
+        found = matcher.match("GET", "/v1/invoices/special")
         assert found is not None and found[0].operation_id == winner
     found = first_literal.match("GET", "/v1/invoices/INV-1")
     assert found is not None and found[1] == {"invoiceNumber": "INV-1"}

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from simulator.faults.kinds import KINDS
-from simulator.faults.rules import FaultRuleError
+from billing_toolkit.simulator.faults.kinds import KINDS
+from billing_toolkit.simulator.faults.rules import FaultRuleError
 from tests.simulator.conftest import Sim, small_config
 
 

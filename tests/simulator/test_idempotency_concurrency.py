@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import httpx
 
-from simulator import RealClock, control_of, create_app, serve_in_thread
-from simulator.state.invariants import state_problems
+from billing_toolkit.simulator import RealClock, control_of, create_app, serve_in_thread
+from billing_toolkit.simulator.state.invariants import state_problems
 from tests.simulator.conftest import small_config
 
 KEYS = 25

@@ -6,8 +6,12 @@ from decimal import Decimal
 
 import pytest
 
-from simulator.state.dataset import generate
-from simulator.state.invariants import InvariantViolation, check_account, state_problems
+from billing_toolkit.simulator.state.dataset import generate
+from billing_toolkit.simulator.state.invariants import (
+    InvariantViolation,
+    check_account,
+    state_problems,
+)
 
 
 def test_a_payment_counted_twice_is_caught() -> None:

@@ -7,9 +7,9 @@ import json
 import logging
 import re
 
-from simulator.endpoint import new_request_id
-from simulator.logs import JsonFormatter
-from simulator.masking import mask
+from billing_toolkit.contract.masking import mask
+from billing_toolkit.simulator.endpoint import new_request_id
+from billing_toolkit.simulator.logs import JsonFormatter
 from tests.simulator.conftest import Sim
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from simulator.logs import JsonFormatter, configure_logging, log_fields
+from billing_toolkit.simulator.logs import JsonFormatter, configure_logging, log_fields
 from tests.simulator.conftest import Sim
 
 NAMES = ("billing_sim", "uvicorn.error")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
-from simulator import create_app
-from simulator.admin.handlers import ADMIN_HANDLERS
-from simulator.handlers import BILLING_HANDLERS
-from simulator.routing import ContractMismatch, check_handlers
-from simulator.validation import load_contract
+from billing_toolkit.contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
+from billing_toolkit.contract.operations import load_contract
+from billing_toolkit.simulator import create_app
+from billing_toolkit.simulator.admin.handlers import ADMIN_HANDLERS
+from billing_toolkit.simulator.handlers import BILLING_HANDLERS
+from billing_toolkit.simulator.routing import ContractMismatch, check_handlers
 from tests.simulator.conftest import small_config
 
 

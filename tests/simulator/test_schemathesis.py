@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from contract import OPENAPI_PATH
-from simulator import RealClock, control_of, create_app, serve_in_thread
+from billing_toolkit.contract import OPENAPI_PATH
+from billing_toolkit.simulator import RealClock, control_of, create_app, serve_in_thread
 from tests.simulator.conftest import small_config
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")

@@ -11,8 +11,14 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from simulator import RealClock, RunningServer, control_of, create_app, serve_in_thread
-from simulator.control import SimulatorControl
+from billing_toolkit.simulator import (
+    RealClock,
+    RunningServer,
+    control_of,
+    create_app,
+    serve_in_thread,
+)
+from billing_toolkit.simulator.control import SimulatorControl
 from tests.simulator.conftest import small_config
 
 

@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from assistant.retrieval.backends.base import ChunkStore
-from assistant.retrieval.backends.postgres import PostgresStore
-from assistant.retrieval.backends.sqlite import SqliteStore
-from assistant.retrieval.dsn import DEFAULT_DSN, PostgresDSN, parse_dsn
+from billing_toolkit.assistant.retrieval.backends.base import ChunkStore
+from billing_toolkit.assistant.retrieval.backends.postgres import PostgresStore
+from billing_toolkit.assistant.retrieval.backends.sqlite import SqliteStore
+from billing_toolkit.assistant.retrieval.dsn import DEFAULT_DSN, PostgresDSN, parse_dsn
 
 
 def open_store(dsn: str = DEFAULT_DSN) -> ChunkStore:

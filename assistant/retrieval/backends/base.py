@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
-from assistant.retrieval.analysis import ANALYZER_VERSION
-from assistant.retrieval.embedders.base import Vectors
-from assistant.retrieval.records import Chunk
-from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
+from billing_toolkit.assistant.retrieval.analysis import ANALYZER_VERSION
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors
+from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
 
 SCORE_DECIMALS = 6
 """Cosines are rounded before they are compared: numpy and pgvector sum float32 products in

@@ -19,8 +19,9 @@ parity with the embedded backend is only guaranteed where the search is exact. T
 is exact either way, so an identifier is always found.
 
 The text leg returns raw postings (keys and lengths, aggregated into arrays per term) and is
-ranked by the shared numpy code of :mod:`assistant.retrieval.text_ranking`: letting Postgres
-rank with ``ts_rank_cd`` would break the rank-for-rank parity with the embedded backend.
+ranked by the shared numpy code of :mod:`billing_toolkit.assistant.retrieval.text_ranking`:
+letting Postgres rank with ``ts_rank_cd`` would break the rank-for-rank parity with the
+embedded backend.
 """
 
 from __future__ import annotations
@@ -31,18 +32,18 @@ from typing import Any
 
 import numpy as np
 
-from assistant.retrieval.analysis import index_terms
-from assistant.retrieval.backends.base import (
+from billing_toolkit.assistant.retrieval.analysis import index_terms
+from billing_toolkit.assistant.retrieval.backends.base import (
     current_embedder,
     nearest_key,
     rounded,
     store_metadata,
 )
-from assistant.retrieval.dsn import redact_dsn
-from assistant.retrieval.embedders.base import Vectors
-from assistant.retrieval.errors import StoreError
-from assistant.retrieval.records import Chunk
-from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
+from billing_toolkit.assistant.retrieval.dsn import redact_dsn
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors
+from billing_toolkit.assistant.retrieval.errors import StoreError
+from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
 
 SCHEMA_VERSION = "2"
 """Bumped when ``kb_chunks`` changes shape; a store of another version reports no embedder,

@@ -6,10 +6,11 @@ as one contiguous float32 matrix), so the vector leg is one matrix-vector produc
 partial sort (brute force and exact: ~5 ms at 10k chunks × 512 dimensions, bound by memory
 bandwidth, ~10× that at 100k), and the text leg reads only rowids from FTS5.
 
-The FTS5 table indexes the analyzer's terms (see :mod:`assistant.retrieval.analysis`), joined
-by spaces, with a tokenizer that splits on whitespace only for our alphabet (``-``, ``.`` and
-``+`` are token characters), so ``inv-2026-004281`` stays one token. ``detail=none``: we only
-ask which rows hold a term, never positions, and the index is several times smaller.
+The FTS5 table indexes the analyzer's terms (see
+:mod:`billing_toolkit.assistant.retrieval.analysis`), joined by spaces, with a tokenizer that
+splits on whitespace only for our alphabet (``-``, ``.`` and ``+`` are token characters), so
+``inv-2026-004281`` stays one token. ``detail=none``: we only ask which rows hold a term,
+never positions, and the index is several times smaller.
 """
 
 from __future__ import annotations
@@ -23,19 +24,19 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.retrieval.analysis import index_terms
-from assistant.retrieval.backends.base import (
+from billing_toolkit.assistant.retrieval.analysis import index_terms
+from billing_toolkit.assistant.retrieval.backends.base import (
     SCORE_DECIMALS,
     current_embedder,
     nearest_key,
     rounded,
     store_metadata,
 )
-from assistant.retrieval.backends.sqlite_snapshot import Snapshot
-from assistant.retrieval.embedders.base import Vectors
-from assistant.retrieval.errors import StoreError
-from assistant.retrieval.records import Chunk
-from assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
+from billing_toolkit.assistant.retrieval.backends.sqlite_snapshot import Snapshot
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors
+from billing_toolkit.assistant.retrieval.errors import StoreError
+from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.text_ranking import CorpusStats, Keys, TermPostings
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

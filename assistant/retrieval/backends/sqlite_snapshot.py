@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from assistant.retrieval.embedders.base import Vectors
-from assistant.retrieval.text_ranking import Keys
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors
+from billing_toolkit.assistant.retrieval.text_ranking import Keys
 
 
 @dataclass(frozen=True, slots=True)

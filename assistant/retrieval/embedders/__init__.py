@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.retrieval.embedders.base import Embedder, Vectors, l2_normalise
-from assistant.retrieval.embedders.hashing import HashingEmbedder
-from assistant.retrieval.embedders.minilm import MiniLMEmbedder
-from assistant.retrieval.errors import EmbedderError
+from billing_toolkit.assistant.retrieval.embedders.base import Embedder, Vectors, l2_normalise
+from billing_toolkit.assistant.retrieval.embedders.hashing import HashingEmbedder
+from billing_toolkit.assistant.retrieval.embedders.minilm import MiniLMEmbedder
+from billing_toolkit.assistant.retrieval.errors import EmbedderError
 
 DEFAULT_EMBEDDER = "hashing"
 

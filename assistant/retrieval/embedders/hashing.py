@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from assistant.retrieval.analysis import content_words
-from assistant.retrieval.embedders.base import Vectors, l2_normalise
+from billing_toolkit.assistant.retrieval.analysis import content_words
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors, l2_normalise
 
 DEFAULT_DIMENSION = 512
 NGRAM_SIZES = (3, 4, 5)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from assistant.retrieval.embedders.base import Vectors, l2_normalise
-from assistant.retrieval.errors import EmbedderError
+from billing_toolkit.assistant.retrieval.embedders.base import Vectors, l2_normalise
+from billing_toolkit.assistant.retrieval.errors import EmbedderError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSION = 384

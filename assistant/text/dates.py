@@ -1,0 +1,153 @@
+"""Finding, reading and writing calendar dates in Spanish and English text.
+
+The grounding verifier must accept "10 de diciembre de 2026" when the billing API said
+`2026-12-10`, and must reject "11 de diciembre de 2026". So a date is read to its value
+wherever it can be read *unambiguously*, and a date that could be read two ways has no value
+at all (`DateMention.value is None`): it can then only be supported by appearing literally in
+the evidence. Bias: when a reading is in doubt, there is no reading.
+
+Forms understood:
+- ISO `2026-12-10` (also the date part of `2026-12-10T10:00:00Z`);
+- numeric `10/12/2026`, `10-12-2026`, `10.12.2026` — read day-first (Venezuelan convention)
+  or month-first, and given a value only when exactly one of the two readings is a real date;
+- Spanish `10 de diciembre de 2026`, `10 de diciembre` (no year);
+- English `December 10, 2026`, `Dec 10`, `10 December 2026`, `10th of December`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from enum import StrEnum
+
+from billing_toolkit.assistant.text.language import Language
+
+_MONTHS_ES = {
+    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7,
+    "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
+    "diciembre": 12,
+}
+_MONTHS_EN = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+}
+_ES_NAMES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+             "septiembre", "octubre", "noviembre", "diciembre")
+_EN_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December")
+
+
+class DateStyle(StrEnum):
+    """How a date was written; used to write a changed date back in the same style."""
+
+    ISO = "iso"
+    NUMERIC = "numeric"
+    SPANISH = "spanish"
+    ENGLISH = "english"
+
+
+@dataclass(frozen=True, slots=True)
+class DateMention:
+    """One date found in a text.
+
+    `value` is the full date when it can be read unambiguously, else None. `month_day` is
+    set for a date written without a year ("10 de diciembre"), which matches any year.
+    """
+
+    start: int
+    end: int
+    literal: str
+    style: DateStyle
+    value: date | None
+    month_day: tuple[int, int] | None = None
+
+
+def _alternation(names: dict[str, int]) -> str:
+    return "|".join(sorted(names, key=len, reverse=True))
+
+
+_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?!\d)")
+_YEAR = r"(?:,?\s+(?:(?:de|del)\s+)?(\d{4}))?(?!\d)"
+_SPANISH = re.compile(
+    rf"(?<!\d)(\d{{1,2}})\s+de\s+({_alternation(_MONTHS_ES)})\b{_YEAR}", re.IGNORECASE
+)
+_ENGLISH_MONTH_FIRST = re.compile(
+    rf"\b({_alternation(_MONTHS_EN)})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)\b{_YEAR}",
+    re.IGNORECASE,
+)
+_ENGLISH_DAY_FIRST = re.compile(
+    rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_alternation(_MONTHS_EN)})\b\.?{_YEAR}",
+    re.IGNORECASE,
+)
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _named(start: int, end: int, literal: str, style: DateStyle, year: str | None,
+           month: int, day: int) -> DateMention:
+    if year is not None:
+        return DateMention(start, end, literal, style, _safe_date(int(year), month, day))
+    real_day = _safe_date(2024, month, day) is not None  # a leap year: 29 Feb is a real day
+    return DateMention(start, end, literal, style, None, (month, day) if real_day else None)
+
+
+def _candidates(text: str) -> list[DateMention]:
+    found: list[DateMention] = []
+    for m in _ISO.finditer(text):
+        value = _safe_date(int(m[1]), int(m[2]), int(m[3]))
+        found.append(DateMention(m.start(), m.end(), m[0], DateStyle.ISO, value))
+    for m in _NUMERIC.finditer(text):
+        first, second, year = int(m[1]), int(m[3]), int(m[4])
+        readings = {d for d in (_safe_date(year, second, first), _safe_date(year, first, second))
+                    if d is not None}
+        value = readings.pop() if len(readings) == 1 else None
+        found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value))
+    spanish = ((m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower()], int(m[1]))
+               for m in _SPANISH.finditer(text))
+    month_first = ((m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], int(m[2]))
+                   for m in _ENGLISH_MONTH_FIRST.finditer(text))
+    day_first = ((m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], int(m[1]))
+                 for m in _ENGLISH_DAY_FIRST.finditer(text))
+    for generator in (spanish, month_first, day_first):
+        for m, style, month, day in generator:
+            found.append(_named(m.start(), m.end(), m[0], style, m[3], month, day))
+    return found
+
+
+def find_dates(text: str) -> list[DateMention]:
+    """Every date mention in `text`, in order, without overlaps (the longest wins a tie)."""
+    chosen: list[DateMention] = []
+    for mention in sorted(_candidates(text), key=lambda d: (d.start, d.start - d.end)):
+        if not chosen or mention.start >= chosen[-1].end:
+            chosen.append(mention)
+    return chosen
+
+
+def format_date(value: date, language: Language) -> str:
+    """Write a date for a subscriber: "10 de diciembre de 2026" / "December 10, 2026".
+
+    Month names, never a numeric `10/12/2026`, because a numeric date is read differently
+    by a Spanish and an English reader.
+    """
+    if language is Language.ENGLISH:
+        return f"{_EN_NAMES[value.month - 1]} {value.day}, {value.year:04d}"
+    return f"{value.day} de {_ES_NAMES[value.month - 1]} de {value.year:04d}"
+
+
+def write_like(value: date, mention: DateMention) -> str:
+    """Write `value` in the style of an existing mention (used to inject a changed date)."""
+    if mention.style is DateStyle.ISO:
+        return value.isoformat()
+    if mention.style is DateStyle.NUMERIC:
+        return f"{value.day:02d}/{value.month:02d}/{value.year:04d}"
+    language = Language.ENGLISH if mention.style is DateStyle.ENGLISH else Language.SPANISH
+    return format_date(value, language)

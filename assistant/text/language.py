@@ -1,0 +1,49 @@
+"""Which language to answer in: Spanish by default, English when the subscriber writes English.
+
+The operator's subscribers write Spanish; English is the exception. So English is chosen only
+when the message carries more English cue words than Spanish ones; a message with no cue at all
+(an invoice number on its own, "ok") keeps the language the conversation already had. Bias: when
+in doubt, Spanish.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from billing_toolkit.assistant.text.folding import fold
+
+
+class Language(StrEnum):
+    SPANISH = "es"
+    ENGLISH = "en"
+
+
+_ENGLISH_CUES = frozenset((
+    "the", "my", "is", "are", "what", "how", "why", "when", "where", "which", "i", "you",
+    "your", "bill", "bills", "invoice", "invoices", "balance", "please", "do", "does", "did",
+    "can", "could", "would", "pay", "paid", "payment", "owe", "higher", "hello", "hi", "hey",
+    "want", "need", "to", "of", "and", "with", "human", "agent", "last", "speak", "talk",
+    "thanks", "thank", "am", "have", "has", "this", "month", "much", "many", "service", "speed",
+    "was", "were", "will"
+))
+_SPANISH_CUES = frozenset((
+    "el", "la", "los", "las", "mi", "mis", "es", "son", "que", "como", "por", "para", "cuanto",
+    "cuanta", "cual", "cuando", "donde", "factura", "facturas", "saldo", "pago", "pague",
+    "quiero", "hola", "de", "del", "con", "un", "una", "debo", "porque", "mas", "tengo",
+    "necesito", "hablar", "asesor", "gracias", "buenos", "buenas", "dias", "tardes", "noches",
+    "mes", "este", "esta", "cuenta", "servicio", "velocidad", "puedo", "hay", "se"
+))
+_WORD = re.compile(r"[a-z']+")
+
+
+def detect_language(text: str, *, fallback: Language = Language.SPANISH) -> Language:
+    """The language of `text`, or `fallback` when the text gives no signal either way."""
+    words = _WORD.findall(fold(text))
+    english = sum(word in _ENGLISH_CUES for word in words)
+    spanish = sum(word in _SPANISH_CUES for word in words)
+    if english > spanish:
+        return Language.ENGLISH
+    if spanish > english:
+        return Language.SPANISH
+    return fallback

@@ -1,0 +1,114 @@
+"""Fixed replies, Spanish and English: asking for identity, "not found", greetings, hand-offs.
+
+These are the turns where nothing is narrated from evidence, so they are written once, here,
+and are the same whichever narrator is configured. They contain no figure of their own: the
+only identifiers they repeat are the ones the subscriber just wrote, so "not found" for another
+customer's invoice reads exactly like "not found" for an invoice that never existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+
+_KIND_LABEL: dict[IdentifierKind, tuple[str, str]] = {
+    IdentifierKind.INVOICE: ("la factura", "invoice"),
+    IdentifierKind.ACCOUNT: ("la cuenta", "account"),
+    IdentifierKind.NATIONAL_ID: ("la cédula o RIF", "ID"),
+    IdentifierKind.PHONE: ("el teléfono", "phone"),
+    IdentifierKind.PAYMENT: ("el pago", "payment"),
+}
+_EMPTY: dict[str, tuple[str, str]] = {
+    "balance": ("No encontré un saldo registrado para tu cuenta.",
+                "I could not find a balance for your account."),
+    "invoices": ("No encontré facturas en tu cuenta.",
+                 "I could not find any invoices on your account."),
+    "last_payment": ("No encontré pagos registrados en tu cuenta.",
+                     "I could not find any payments on your account."),
+    "plan": ("No encontré un plan activo en tu cuenta.",
+             "I could not find an active plan on your account."),
+    "bill_change": ("No encontré dos facturas tuyas para comparar.",
+                    "I could not find two invoices of yours to compare."),
+}
+_HANDOFF: dict[EscalationReason, tuple[str, str]] = {
+    EscalationReason.USER_REQUEST: (
+        "Claro, te comunico con un asesor. Te escribirá por este mismo chat en breve.",
+        "Sure, I'm passing you to an agent. They will write to you in this chat shortly."),
+    EscalationReason.TOOL_ERROR: (
+        ("En este momento no puedo consultar el sistema de facturación. Te comunico con un "
+        "asesor, que te escribirá por este mismo chat."),
+        ("I can't reach the billing system right now. I'm passing you to an agent, who will "
+        "write to you in this chat.")),
+}
+_HANDOFF_DEFAULT = (
+    ("Para darte una respuesta correcta te comunico con un asesor, que te escribirá por este "
+    "mismo chat en breve."),
+    ("To give you an accurate answer I'm passing you to an agent, who will write to you in "
+    "this chat shortly."))
+
+
+def _pick(pair: tuple[str, str], language: Language) -> str:
+    return pair[1] if language is Language.ENGLISH else pair[0]
+
+
+def _first_name(name: str | None) -> str:
+    return name.split()[0] if name and name.split() else ""
+
+
+def ask_identity(language: Language) -> str:
+    return _pick((
+        ("Para ayudarte con tu facturación necesito ubicar tu cuenta, porque este número de "
+        "WhatsApp no está registrado. Envíame tu número de cuenta o tu cédula con la letra "
+        "(V o E)."),
+        ("To help you with your billing I need to find your account, because this WhatsApp "
+        "number is not registered. Please send me your account number or your ID (cédula) "
+        "with its letter (V or E).")), language)
+
+
+def identity_not_found(language: Language) -> str:
+    return _pick((
+        ("No encontré ninguna cuenta con ese dato. Revísalo y envíamelo de nuevo, o escribe "
+        "«asesor» para hablar con una persona."),
+        ("I could not find an account with that information. Please check it and send it "
+        "again, or write “agent” to talk to a person.")), language)
+
+
+def identity_confirmed(name: str | None, language: Language) -> str:
+    first = _first_name(name)
+    return _pick((
+        f"Gracias{', ' + first if first else ''}: ya ubiqué tu cuenta. ¿En qué te puedo ayudar?",
+        f"Thank you{', ' + first if first else ''}: I found your account. How can I help you?"),
+        language)
+
+
+def not_found(identifiers: Sequence[Identifier], language: Language) -> str:
+    """"Not found" for identifiers the subscriber gave that are not theirs or do not exist."""
+    if language is Language.ENGLISH:
+        items = " or ".join(f"{_KIND_LABEL[i.kind][1]} {i.literal}" for i in identifiers)
+        return f"I could not find {items} on your account. Please check it and try again."
+    items = " ni ".join(f"{_KIND_LABEL[i.kind][0]} {i.literal}" for i in identifiers)
+    return f"No encontré {items} en tu cuenta. Verifica el dato e inténtalo de nuevo."
+
+
+def nothing_on_record(capability: str, language: Language) -> str:
+    """The answer to a business "not found" from a capability (no payments yet, …)."""
+    return _pick(_EMPTY[capability], language)
+
+
+def greeting(name: str | None, language: Language) -> str:
+    first = _first_name(name)
+    return _pick((
+        (f"¡Hola{' ' + first if first else ''}! Soy el asistente de facturación. Puedo decirte tu "
+        "saldo, tus facturas, tu último pago o tu plan, y explicarte nuestras políticas. "
+        "¿En qué te ayudo?"),
+        (f"Hi{' ' + first if first else ''}! I'm the billing assistant. I can tell you your "
+        "balance, your invoices, your last payment or your plan, and explain our policies. "
+        "How can I help?")), language)
+
+
+def handoff(reason: EscalationReason, language: Language) -> str:
+    """What the subscriber reads when the conversation goes to a person."""
+    return _pick(_HANDOFF.get(reason, _HANDOFF_DEFAULT), language)

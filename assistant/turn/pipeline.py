@@ -1,0 +1,386 @@
+"""One assistant turn: a subscriber's message in; a grounded reply, silence, or an escalation out.
+
+    gate → language → person? → identifiers → intent → identity → claims → capability
+         → retrieval → no context? → narrator → humanizer → grounding → identifier guard
+         → promises → send
+
+`AssistantPipeline` is the assistant of one tenant. Each `handle` runs one turn in a
+`_RunningTurn` (the turn's mutable state while its stages run, each method one stage) and
+returns the finished turn as a `TurnResult` (`turn/result.py`). Every stage after the gate
+can end the turn, and every early end is a refusal path: silence while a person has the
+conversation, a hand-off to a person, or a fixed "not found" / "who are you" notice. A reply
+is sent only after the exact text to be sent passed the grounding verifier, the identifier
+guard and the forbidden-phrase check. Each stage records its decision in the turn's trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn
+
+from billing_toolkit.assistant.guards.forbidden_phrases import find_forbidden_phrases
+from billing_toolkit.assistant.guards.foreign_identifiers import foreign_identifiers
+from billing_toolkit.assistant.guards.grounding import GroundingVerifier
+from billing_toolkit.assistant.guards.humanizer import DEFAULT_MAX_CHARS, humanize
+from billing_toolkit.assistant.narrator import (
+    EvidenceChunk,
+    NarrationError,
+    NarrationRequest,
+    Narrator,
+    TemplateNarrator,
+)
+from billing_toolkit.assistant.retrieval.relevance import ContextFloor
+from billing_toolkit.assistant.store.model import ConversationStore
+from billing_toolkit.assistant.text.identifiers import (
+    Identifier,
+    IdentifierKind,
+    find_identifiers,
+    normalize_phone,
+)
+from billing_toolkit.assistant.text.language import detect_language
+from billing_toolkit.assistant.text.masking import mask_personal
+from billing_toolkit.assistant.turn import notices
+from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
+from billing_toolkit.assistant.turn.gate import pass_gate
+from billing_toolkit.assistant.turn.identity import (
+    Identity,
+    IdentityStatus,
+    claims_of_someone_else,
+    identify,
+)
+from billing_toolkit.assistant.turn.intents import Intent, Route, route
+from billing_toolkit.assistant.turn.person_request import asks_for_person
+from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
+from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
+from billing_toolkit.client.tool_result import ToolResult
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TOP_K = 6
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSettings:
+    """Tunables.
+
+    `context_floor` decides which retrieved chunks count as context at all (see
+    `retrieval/relevance.py`, which decides pruning too). `operator_identifiers`:
+    identifiers any subscriber may be told — the operator's RIF and phone, the format
+    examples its articles quote; every other identifier in a reply must be the subscriber's
+    own.
+    """
+
+    top_k: int = DEFAULT_TOP_K
+    context_floor: ContextFloor = field(default_factory=ContextFloor)
+    max_reply_chars: int = DEFAULT_MAX_CHARS
+    operator_identifiers: tuple[str, ...] = ()
+
+
+class _TurnOver(Exception):
+    """Raised by a stage that ends the turn early; carries the turn's result."""
+
+    def __init__(self, result: TurnResult) -> None:
+        super().__init__(result.action.value)
+        self.result = result
+
+
+class AssistantPipeline:
+    """The assistant for one tenant: capabilities, conversation store, retriever, narrator."""
+
+    def __init__(
+        self,
+        *,
+        tenant: str,
+        capabilities: BillingCapabilities,
+        store: ConversationStore,
+        retriever: Retriever | None = None,
+        narrator: Narrator | None = None,
+        verifier: GroundingVerifier | None = None,
+        settings: PipelineSettings | None = None,
+    ) -> None:
+        self.tenant = tenant
+        self.capabilities = capabilities
+        self.store = store
+        self.retriever = retriever
+        self.narrator = narrator or TemplateNarrator()
+        self.verifier = verifier or GroundingVerifier()
+        self.settings = settings or PipelineSettings()
+
+    def handle(self, phone: str, message: str) -> TurnResult:
+        """Run one turn for the subscriber writing from `phone`.
+
+        Raises ValueError when `phone` is not a phone number.
+        """
+        e164 = normalize_phone(phone)
+        if e164 is None:
+            raise ValueError(f"not a phone number (expected E.164, e.g. +584121234567): {phone!r}")
+        turn = _RunningTurn(self, e164, message)
+        try:
+            result = turn.run()
+        except _TurnOver as over:
+            result = over.result
+        logger.info("turn tenant=%s phone=%s action=%s reason=%s", self.tenant,
+                    mask_personal(e164), result.action.value,
+                    result.reason.value if result.reason else "-")
+        return result
+
+
+class _RunningTurn:
+    """One turn while it runs: its mutable state, each method one stage. What it leaves
+    behind is a `TurnResult`."""
+
+    def __init__(self, pipeline: AssistantPipeline, phone: str, message: str) -> None:
+        self.p = pipeline
+        self.phone = phone
+        self.message = message
+        self.question = message
+        self.trace = Trace()
+        self.conversation = pipeline.store.get(pipeline.tenant, phone)
+        self.language = self.conversation.language
+        self.identity = Identity(IdentityStatus.UNKNOWN)
+        self.identifiers: list[Identifier] = []
+        self.intent = Intent.POLICY
+        self.capability: str | None = None
+
+    # -- stages -------------------------------------------------------------------------
+
+    def run(self) -> TurnResult:
+        gate = pass_gate(self.conversation)
+        self.trace.record("gate", "proceed" if gate.proceed else "silent", state=gate.state.value)
+        if not gate.proceed:
+            return TurnResult(Action.SILENT, None, (), self.trace.records)
+        self.language = detect_language(self.message, fallback=self.conversation.language)
+        self.conversation = replace(self.conversation, language=self.language)
+        self.trace.record("language", self.language.value)
+        phrase = asks_for_person(self.message)
+        self.trace.record("person_request", "escalate" if phrase else "none", phrase=phrase)
+        if phrase:
+            self._escalate(EscalationReason.USER_REQUEST)
+        self.identifiers = find_identifiers(self.message)
+        self._record_identifiers()
+        first = route(self.message, self.identifiers)
+        self._record_route(first)
+        answering = self._identify(first)
+        self._check_claims()
+        results = self._call(answering)
+        chunks = self._retrieve()
+        return self._narrate(results, chunks)
+
+    def _identify(self, first: Route) -> Route:
+        """Who is writing; returns the route to answer (the pending question's, after proof)."""
+        self.identity = identify(self.p.capabilities, self.phone, self.conversation,
+                                 self.identifiers)
+        self.trace.record("identity", self.identity.status.value,
+                          lookups=[r.capability for r in self.identity.lookups])
+        status = self.identity.status
+        if status is IdentityStatus.OUTAGE:
+            failure = self.identity.failure
+            self.capability = failure.capability if failure else None
+            self._escalate(EscalationReason.TOOL_ERROR, tool_error=failure.error if failure else None)
+        if status is IdentityStatus.NOT_FOUND:
+            self._notice(notices.identity_not_found(self.language))
+        if status is IdentityStatus.UNKNOWN:
+            if first.intent in (Intent.POLICY, Intent.GREETING) and not self.identifiers:
+                return first
+            self.conversation = replace(self.conversation, pending_question=self.message)
+            self._notice(notices.ask_identity(self.language))
+        if status is IdentityStatus.JUST_VERIFIED:
+            return self._after_verification(first)
+        return first
+
+    def _after_verification(self, first: Route) -> Route:
+        customer = self._customer()
+        pending = self.conversation.pending_question
+        self.conversation = replace(self.conversation, pending_question=None,
+                                    verified_account=str(customer.get("account_number")))
+        if first.cue is not None and first.intent is not Intent.GREETING:
+            return first
+        if pending is None:
+            self._notice(notices.identity_confirmed(customer.get("name"), self.language))
+        self.question = str(pending)
+        self.identifiers = find_identifiers(self.question)
+        answering = route(self.question, self.identifiers)
+        self.trace.record("pending_question", answering.intent.value,
+                          capability=answering.capability)
+        return answering
+
+    def _check_claims(self) -> None:
+        customer = self.identity.customer
+        foreign = claims_of_someone_else(self.identifiers, customer) if customer else []
+        self.trace.record("claims", "not_found" if foreign else "ok",
+                          foreign=[i.literal for i in foreign])
+        if foreign:
+            self._notice(notices.not_found(foreign, self.language))
+
+    def _call(self, answering: Route) -> list[ToolResult]:
+        """The capability call(s) that answer `answering`; [] for policy questions."""
+        self.intent = answering.intent
+        self.capability = answering.capability
+        if answering.intent is Intent.GREETING:
+            self._notice(notices.greeting(self._customer().get("name"), self.language))
+        if answering.intent is Intent.UNSUPPORTED:
+            self._escalate(EscalationReason.CAPABILITY_MISSING)
+        if answering.intent is Intent.POLICY or answering.capability is None:
+            self.trace.record("capability", "none")
+            return []
+        invoices = [i for i in self.identifiers if i.kind is IdentifierKind.INVOICE]
+        if answering.intent is Intent.INVOICE:
+            return self._resolve_invoices(invoices)
+        if answering.intent is Intent.BILL_CHANGE and invoices:
+            return self._bill_change_of(invoices)
+        result = self._invoke(answering.capability, **answering.params)
+        if not result.ok:
+            self._notice(notices.nothing_on_record(answering.capability, self.language))
+        return [result]
+
+    def _resolve_invoices(self, invoices: Sequence[Identifier]) -> list[ToolResult]:
+        """Exact lookups; a miss, a malformed number or a different number returned is "not
+        found" — never the nearest invoice."""
+        found: list[ToolResult] = []
+        missing: list[Identifier] = []
+        for invoice in invoices:
+            result = (self._invoke("invoice_by_number", invoice_number=invoice.normalized)
+                      if invoice.normalized else None)
+            if result is not None and result.ok and result.data is not None \
+                    and result.data.get("invoice_number") == invoice.normalized:
+                found.append(result)
+            else:
+                missing.append(invoice)
+        if missing:
+            self._notice(notices.not_found(missing, self.language))
+        return found
+
+    def _bill_change_of(self, invoices: Sequence[Identifier]) -> list[ToolResult]:
+        """"Why is INV-… higher": the comparison, only if it is about that very invoice."""
+        requested = self._resolve_invoices(invoices)
+        change = self._invoke("bill_change")
+        latest = (change.data or {}).get("latest") if change.ok else None
+        compared = latest.get("invoice_number") if latest else None
+        if compared in {i.normalized for i in invoices}:
+            return [change]
+        self.trace.record("bill_change", "showing the requested invoice instead",
+                          compared=compared)
+        self.intent = Intent.INVOICE
+        return requested
+
+    def _invoke(self, capability: str, **params: Any) -> ToolResult:
+        method = getattr(self.p.capabilities, capability, None)
+        self.capability = capability
+        if not callable(method):
+            self.trace.record("capability", "missing", capability=capability)
+            self._escalate(EscalationReason.CAPABILITY_MISSING)
+        result: ToolResult = method(str(self._customer().get("account_number")), **params)
+        outcome = "ok" if result.ok else "outage" if result.should_escalate else "not_found"
+        self.trace.record("capability", outcome, capability=capability, error=result.error)
+        if result.should_escalate:
+            self._escalate(EscalationReason.TOOL_ERROR, tool_error=result.error)
+        return result
+
+    def _retrieve(self) -> list[RetrievedChunk]:
+        """Knowledge-base context. A failing retriever must not take the bot down: the turn
+        continues without context (and escalates NO_CONTEXT if it had nothing else)."""
+        if self.p.retriever is None:
+            self.trace.record("retrieval", "not_configured")
+            return []
+        try:
+            found = list(self.p.retriever.search(self.question, self.p.settings.top_k))
+        except Exception as exc:  # noqa: BLE001 — any retriever failure means "no context"
+            self.trace.record("retrieval", "failed", error=repr(exc))
+            return []
+        kept = [c for c in found if self.p.settings.context_floor.admits(c)]
+        self.trace.record("retrieval", f"{len(kept)} of {len(found)} kept",
+                          kept=[c.chunk_id for c in kept],
+                          dropped=[c.chunk_id for c in found if c not in kept])
+        return kept
+
+    def _narrate(self, results: list[ToolResult], chunks: list[RetrievedChunk]) -> TurnResult:
+        evidence = [r for r in results if r.ok and r.evidence_text]
+        if not evidence and not chunks:
+            self.trace.record("context", "none")
+            self._escalate(EscalationReason.NO_CONTEXT)
+        self.trace.record("context", "available", tool_results=len(evidence), chunks=len(chunks))
+        request = NarrationRequest(
+            question=self.question, language=self.language, intent=self.intent,
+            customer=self.identity.customer, tool_results=tuple(evidence),
+            chunks=tuple(EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score)
+                         for c in chunks))
+        try:
+            narration = self.p.narrator.narrate(request)
+        except NarrationError as exc:
+            self.trace.record("narration", "failed", error=str(exc))
+            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, unsupported=(f"narrator: {exc}",))
+        self.trace.record("narration", "narrated", used_chunk_ids=list(narration.used_chunk_ids))
+        return self._deliver(narration.reply, narration.used_chunk_ids, chunks,
+                             [str(r.evidence_text) for r in evidence])
+
+    # -- endings ------------------------------------------------------------------------
+
+    def _deliver(self, reply: str, used_chunk_ids: Sequence[str],
+                 chunks: Sequence[RetrievedChunk], tool_texts: Sequence[str]) -> TurnResult:
+        """Humanize, verify and send — or escalate with what was stopped and why."""
+        text = humanize(reply, max_chars=self.p.settings.max_reply_chars)
+        self.trace.record("humanizer", "shaped", chars=len(text))
+        known = [*self._customer_texts(), *tool_texts]
+        verdict = self.p.verifier.verify(
+            answer=text, used_chunk_ids=list(used_chunk_ids),
+            retrieved_chunk_ids=[c.chunk_id for c in chunks],
+            evidence_texts=[c.text for c in chunks], tool_result_texts=known)
+        self.trace.record("grounding", "grounded" if verdict.grounded else "ungrounded",
+                          unsupported=list(verdict.unsupported))
+        if not verdict.grounded or not text:
+            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, stopped_reply=text or reply,
+                           unsupported=verdict.unsupported or ("empty reply",))
+        foreign = foreign_identifiers(
+            text, [self.question, *known, *self.p.settings.operator_identifiers])
+        self.trace.record("identifier_guard", "foreign" if foreign else "ok",
+                          foreign=[i.literal for i in foreign])
+        if foreign:
+            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, stopped_reply=text,
+                           unsupported=tuple(i.literal for i in foreign))
+        promises = find_forbidden_phrases(text)
+        self.trace.record("forbidden_phrases", "found" if promises else "none",
+                          phrases=[f"{p.kind.value}: {p.phrase}" for p in promises])
+        if promises:
+            self._escalate(EscalationReason.FORBIDDEN_PHRASE, stopped_reply=text,
+                           unsupported=tuple(p.phrase for p in promises))
+        self.p.store.save(self.conversation)
+        self.trace.record("send", "reply")
+        return TurnResult(Action.REPLY, text, tuple(used_chunk_ids), self.trace.records)
+
+    def _notice(self, text: str) -> NoReturn:
+        """End the turn with a fixed notice; it repeats only what the subscriber wrote."""
+        self.trace.record("notice", "fixed reply")
+        raise _TurnOver(self._deliver(text, (), (), [self.message]))
+
+    def _escalate(self, reason: EscalationReason, *, tool_error: str | None = None,
+                  stopped_reply: str | None = None, unsupported: Sequence[str] = ()) -> NoReturn:
+        customer = self.identity.customer or {}
+        context = EscalationContext(
+            phone=self.phone, message=self.message,
+            account_number=customer.get("account_number"), customer_name=customer.get("name"),
+            capability=self.capability, tool_error=tool_error, stopped_reply=stopped_reply,
+            unsupported=tuple(unsupported))
+        escalation = escalate(reason, context)
+        self.p.store.record_escalation(self.conversation, escalation)
+        self.trace.record("escalation", reason.value)
+        raise _TurnOver(TurnResult(Action.ESCALATE, notices.handoff(reason, self.language), (),
+                                   self.trace.records, escalation))
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _customer(self) -> Mapping[str, Any]:
+        return self.identity.customer or {}
+
+    def _customer_texts(self) -> list[str]:
+        return [str(r.evidence_text) for r in self.identity.lookups if r.ok and r.evidence_text]
+
+    def _record_identifiers(self) -> None:
+        self.trace.record("identifiers", f"{len(self.identifiers)} found", found=[
+            {"kind": i.kind.value, "literal": i.literal, "valid": i.valid}
+            for i in self.identifiers])
+
+    def _record_route(self, first: Route) -> None:
+        self.trace.record("intent", first.intent.value, capability=first.capability,
+                          cue=first.cue)

@@ -1,0 +1,55 @@
+"""Fake billing APIs for the kit's unit tests: they answer `ApiSession.send` without a server.
+
+`CannedSession` answers from a table of paths, to drive discovery into each of its errors;
+`ExampleApi` implements any contract with that contract's own examples, so a test can run
+the kit against an altered contract that no simulator serves.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from billing_toolkit.conformance.calls import Call
+from billing_toolkit.conformance.contract_facts import ContractFacts
+from billing_toolkit.conformance.exchange import Exchange
+
+# The identifiers of the contract's own examples (what `ExampleApi` answers with).
+ACCOUNT = "1000004821"
+INVOICE = "INV-2026-004281"
+PHONE = "+584121234567"
+
+
+def json_reply(call: Call, status: int, body: Any) -> Exchange:
+    """The exchange of `call` answered with `status` and a JSON body."""
+    headers = {"Content-Type": "application/json"}
+    url = f"http://api.test{call.path}"
+    return Exchange(call.method, url, {}, None, status, headers, json.dumps(body).encode())
+
+
+class CannedSession:
+    """Answers requests from a path → JSON body table (404 for anything else)."""
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        self.answers = answers
+
+    def send(self, call: Call, **_: Any) -> Exchange:
+        body = self.answers.get(call.path)
+        return json_reply(call, 200 if body is not None else 404, body)
+
+
+class ExampleApi:
+    """A fake implementation of `facts` that answers each documented request with the
+    contract's own example of its success (404 otherwise) and keeps what it was sent."""
+
+    def __init__(self, facts: ContractFacts) -> None:
+        self.facts = facts
+        self.sent: list[Call] = []
+
+    def send(self, call: Call, **_: Any) -> Exchange:
+        self.sent.append(call)
+        operation = self.facts.matcher.operation_for(call.method, call.path)
+        if operation is None:
+            return json_reply(call, 404, None)
+        examples = operation.responses[operation.success_status].examples["application/json"]
+        return json_reply(call, operation.success_status, next(iter(examples.values())))
