@@ -17,7 +17,18 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m pip install --quiet -e '.[dev,embeddings,postgres-embedded]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The agents' inbox's browser test drives Debian's chromium through Playwright (never
+# `playwright install`: a browser download cannot work here). Installed as root, only if missing.
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then \
+		apt-get update && apt-get install -y --no-install-recommends chromium; \
+	else \
+		echo "$(CHROMIUM) is missing: run 'sudo apt-get install chromium' (the browser test skips without it)"; \
+	fi
+
+install: $(STAMP) $(CHROMIUM)
 
 run: install
 	$(VENV)/bin/billing-sim serve

@@ -1,23 +1,36 @@
 """``billing-assistant``: the assistant's command-line dispatcher.
 
 Each command group lives with the code it drives and adds itself through a ``register``
-function; a sub-command stores its handler as ``args.handler``.
+function; a sub-command stores its handler as ``args.handler``. Every usage error, of any
+command, is one line on stderr and exit status 2 (`commands.arguments.OneLineParser`).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 from billing_toolkit.assistant import commands as turn_commands
 from billing_toolkit.assistant.channel import cli as channel_cli
+from billing_toolkit.assistant.commands.arguments import OneLineParser
 from billing_toolkit.assistant.retrieval import cli as retrieval_cli
 
+DISTRIBUTION = "billing-toolkit"
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+
+def installed_version() -> str:
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def build_parser() -> OneLineParser:
+    parser = OneLineParser(
         prog="billing-assistant", description="Grounded billing assistant for an ISP."
     )
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {installed_version()}")
     groups = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     retrieval_cli.register(groups)
     turn_commands.register(groups)
@@ -26,7 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; its exit status (argparse's own exits — usage, `--help`,
+    `--version` — are returned too, not raised)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 0
     return int(args.handler(args))
 
 

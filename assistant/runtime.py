@@ -5,7 +5,9 @@
 
 Everything has an embedded default, so the assistant runs with nothing but a billing URL and
 key: the shipped knowledge base in SQLite in memory, conversations in SQLite in memory, the
-template narrator. Secrets (the billing API key, the model's key) come from the environment or
+template narrator, the trained intent classifier (`ASSISTANT_INTENT_LLM=1` puts the
+chat-completions model in front of it: `understanding/llm_classifier.py`).
+Secrets (the billing API key, the model's key) come from the environment or
 the caller, never from a file in the repository.
 """
 
@@ -31,12 +33,18 @@ from billing_toolkit.assistant.retrieval.embedders import DEFAULT_EMBEDDER
 from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
 from billing_toolkit.assistant.turn.ports import Retriever
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.llm_classifier import (
+    ChatCompletionsIntentClassifier,
+)
 from billing_toolkit.client import BillingClient, Capabilities
 
 ENV_TENANT = "ASSISTANT_TENANT"
 ENV_KB_DSN = "BILLING_KB_DSN"
 ENV_STORE_DSN = "ASSISTANT_STORE_DSN"
 ENV_NARRATOR = "ASSISTANT_NARRATOR"
+ENV_INTENT_LLM = "ASSISTANT_INTENT_LLM"
+_FLAG_VALUES = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 DEFAULT_TENANT = "fibranet"
 NARRATORS = ("template", "openai")
 
@@ -45,7 +53,9 @@ NARRATORS = ("template", "openai")
 class AssistantConfig:
     """Where each part of the assistant lives. `base_url`/`api_key` None: the client reads
     `BILLING_API_URL`/`BILLING_API_KEY`; `store_dsn` "" and `kb_dsn` `sqlite://` are SQLite in
-    memory; `narrator` is `template` or `openai` (configured by `ASSISTANT_LLM_*`)."""
+    memory; `narrator` is `template` or `openai` (configured by `ASSISTANT_LLM_*`);
+    `intent_llm` asks the same chat-completions model for the intent (the trained classifier
+    stays the fallback)."""
 
     tenant: str = DEFAULT_TENANT
     base_url: str | None = None
@@ -54,6 +64,7 @@ class AssistantConfig:
     embedder: str = DEFAULT_EMBEDDER
     store_dsn: str = ""
     narrator: str = "template"
+    intent_llm: bool = False
     operator_profile: Path = OPERATOR_PROFILE
     settings: PipelineSettings = field(default_factory=PipelineSettings)
 
@@ -66,9 +77,24 @@ class AssistantConfig:
             "kb_dsn": env.get(ENV_KB_DSN) or DEFAULT_DSN,
             "store_dsn": env.get(ENV_STORE_DSN) or "",
             "narrator": env.get(ENV_NARRATOR) or "template",
+            "intent_llm": _flag(env, ENV_INTENT_LLM),
         }
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """An on/off variable (unset or empty: off); raises ValueError naming it otherwise."""
+    raw = (env.get(name) or "0").strip().lower()
+    if raw not in _FLAG_VALUES:
+        raise ValueError(f"{name} must be 1 or 0 (true/false), got {raw!r}")
+    return _FLAG_VALUES[raw]
+
+
+def build_intent_classifier(config: AssistantConfig) -> ChatCompletionsIntentClassifier | None:
+    """The LLM intent classifier when `config` opts in (None: the pipeline's trained model);
+    raises ValueError naming a missing `ASSISTANT_LLM_*` variable."""
+    return ChatCompletionsIntentClassifier.from_env() if config.intent_llm else None
 
 
 def build_narrator(name: str) -> Narrator:
@@ -110,13 +136,15 @@ def open_assistant(
     narrator: Narrator | None = None,
     store: SqlConversationStore | None = None,
     client_options: Mapping[str, Any] | None = None,
+    classifier: IntentClassifier | None = None,
 ) -> Assistant:
     """Build the pipeline of `config`.
 
     `transport` reaches the billing API another way (an in-process simulator, a test double);
     `retriever`, `narrator` and `store` share or replace the parts `config` would build — a
     caller running many conversations shares the retriever, which takes longest to build;
-    `client_options` go to `BillingClient` (timeouts, retry, breaker, clock, sleep).
+    `client_options` go to `BillingClient` (timeouts, retry, breaker, clock, sleep);
+    `classifier` replaces the intent classifier `config` would choose.
     Raises ValueError for a bad setting, naming it.
     """
     profile = load_operator_profile(config.operator_profile)
@@ -125,6 +153,11 @@ def open_assistant(
     resources = ExitStack()
     try:
         chosen_narrator = narrator or build_narrator(config.narrator)
+        if classifier is None:
+            built = build_intent_classifier(config)
+            if built is not None:
+                resources.callback(built.close)
+            classifier = built
         client = resources.enter_context(BillingClient(
             config.base_url, config.api_key, transport=transport, **dict(client_options or {})))
         if store is None:
@@ -139,5 +172,5 @@ def open_assistant(
         raise
     pipeline = AssistantPipeline(
         tenant=config.tenant, capabilities=Capabilities(client), store=store,
-        retriever=retriever, narrator=chosen_narrator, settings=settings)
+        retriever=retriever, narrator=chosen_narrator, settings=settings, classifier=classifier)
     return Assistant(pipeline, resources)

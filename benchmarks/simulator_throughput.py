@@ -13,7 +13,12 @@ Authorization header, but its server parses it just the same):
 - bare:        a Starlette route returning a balance-shaped JSON body, nothing else;
 - simulator:   `GET /v1/customers/{account}/balance` with auth, request and response
                validation on (compiled engine, the default), the JSON request log line on
-               (written to /dev/null, masked and formatted as in production);
+               (written to /dev/null, masked and formatted as in production), the request
+               journal on (its default 1000 entries: every request is appended, none read);
+- journal off: the same with `--journal-size 0` (no journal layer at all) — journal off
+               vs on;
+- limiter:     the simulator with the rate limiter on (`--rate-limit 1000000/s`: every
+               request takes a token, none is refused) — limiter off vs on;
 - openapi-core: the same with the reference engine (before/after of the validator choice).
 
 Usage: .venv/bin/python benchmarks/simulator_throughput.py [--seconds 5] [--connections 32]
@@ -71,12 +76,24 @@ def bare_app() -> Any:
     return Starlette(routes=[Route("/v1/customers/{account}/balance", balance)])
 
 
-def _simulator_app(engine: str) -> Any:
+LIMITER_ON = ("1000000/s",)
+"""The rate limiter on, at a rate the load never reaches: every request takes a token
+(the cost measured) and none is refused (a 429 would count as an error)."""
+
+
+def _simulator_app(
+    engine: str, rate_limits: tuple[str, ...] = (), journal_size: int | None = None
+) -> Any:
     from billing_toolkit.simulator import SimulatorConfig, create_app
     from billing_toolkit.simulator.logs import configure_logging
 
     configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the server
-    return create_app(SimulatorConfig(customers_per_tenant=50, validation_engine=engine))
+    journal = {} if journal_size is None else {"journal_size": journal_size}
+    return create_app(
+        SimulatorConfig(
+            customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits, **journal
+        )
+    )
 
 
 def serve(kind: str, port: int, http: str) -> None:
@@ -85,7 +102,14 @@ def serve(kind: str, port: int, http: str) -> None:
 
     from billing_toolkit.simulator.server import uvicorn_config
 
-    app = bare_app() if kind == "bare" else _simulator_app(kind)
+    if kind == "bare":
+        app = bare_app()
+    elif kind == "limited":
+        app = _simulator_app("compiled", LIMITER_ON)
+    elif kind == "no-journal":
+        app = _simulator_app("compiled", journal_size=0)
+    else:
+        app = _simulator_app(kind)
     config = uvicorn_config(app, "127.0.0.1", port, "warning")
     config.http = http
     uvicorn.Server(config).run()
@@ -316,7 +340,9 @@ def main() -> None:
         help="load generator (default: wrk when installed, e.g. `apt-get install wrk`)",
     )
     parser.add_argument(
-        "--serve", choices=["bare", "compiled", "openapi-core"], help=argparse.SUPPRESS
+        "--serve",
+        choices=["bare", "compiled", "no-journal", "limited", "openapi-core"],
+        help=argparse.SUPPRESS,
     )
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -337,6 +363,8 @@ def main() -> None:
     servers = [
         start_server("bare starlette", "bare", auth, args.http),  # the same request bytes
         start_server("simulator (compiled)", "compiled", auth, args.http),
+        start_server("simulator, journal off", "no-journal", auth, args.http),
+        start_server("simulator + rate limiter", "limited", auth, args.http),
     ]
     if not args.skip_openapi_core:
         servers.append(start_server("simulator (openapi-core)", "openapi-core", auth, args.http))

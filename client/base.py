@@ -39,6 +39,36 @@ def _setting(value: str | None, env: str, what: str) -> str:
     return found
 
 
+def base_url_of(value: str | None) -> httpx.URL:
+    """The API's base URL: `http` or `https`, a host and a valid port, or ValueError at
+    construction.
+
+    `httpx` would take `notaurl` as a relative URL and fail on the first call, where the
+    assistant reads any failure as an outage and hands the subscriber to a person. A wrong
+    setting must surface where it is made, so the bias is to refuse."""
+    text = _setting(value, ENV_BASE_URL, "a base URL")
+    try:
+        url = httpx.URL(text)
+    except httpx.InvalidURL as error:
+        raise ValueError(f"billing client base URL {text!r} is not a URL: {error}") from error
+    port_ok = url.port is None or 1 <= url.port <= 65535
+    if url.scheme not in ("http", "https") or not url.host or not port_ok or any(
+            c.isspace() for c in text):
+        raise ValueError(f"billing client base URL must be http(s)://HOST[:PORT][/PATH], "
+                         f"got {text!r} (from the argument or ${ENV_BASE_URL})")
+    return url
+
+
+def api_key_of(value: str | None) -> str:
+    """The bearer key: printable ASCII without spaces, or ValueError that does not quote it
+    (a key pasted with its newline would otherwise fail inside httpx on every call)."""
+    key = _setting(value, ENV_API_KEY, "an API key")
+    if not (key.isascii() and key.isprintable()) or any(c.isspace() for c in key):
+        raise ValueError(f"billing client API key (from the argument or ${ENV_API_KEY}) holds "
+                         "spaces, control or non-ASCII characters; a key is one printable token")
+    return key
+
+
 class ClientCore:
     """Settings, and the flow of one call, for either twin.
 
@@ -59,8 +89,8 @@ class ClientCore:
         rng: RandomSource | None = None,
         idempotency_key_factory: Callable[[], str] = new_idempotency_key,
     ) -> None:
-        self.base_url = httpx.URL(_setting(base_url, ENV_BASE_URL, "a base URL"))
-        self._api_key = _setting(api_key, ENV_API_KEY, "an API key")
+        self.base_url = base_url_of(base_url)
+        self._api_key = api_key_of(api_key)
         self.timeouts = timeouts or Timeouts()
         self.breaker = breaker or CircuitBreaker(clock=clock)
         self._settings = CallSettings(

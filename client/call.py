@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import httpx
 
@@ -44,6 +45,9 @@ class Sleep:
 
 Effect = Send | Sleep
 CallFlow = Generator[Effect, RawResponse | None, M]
+Y = TypeVar("Y")
+V = TypeVar("V")
+
 Reply = RawResponse | InfrastructureError | None
 """What performing an effect came to: the answer, the infrastructure failure the exchange
 ended in, or nothing (a sleep)."""
@@ -120,16 +124,19 @@ def call_flow(
         yield Sleep(delay)
 
 
-def advance(flow: CallFlow[M], reply: Reply) -> Effect | M:
+def advance(flow: Generator[Y, Any, V], reply: Any,
+            failure: type[BaseException] = InfrastructureError) -> Y | V:
     """The flow's next effect once `reply` is handed back to it, or its verdict when it has one.
 
-    A failure is thrown into the flow (the attempt that asked for the exchange decides what
-    it means); anything else is sent. Start a flow with `advance(flow, None)`.
+    A `failure` is thrown into the flow (the attempt that asked for the exchange decides what
+    it means); anything else is sent. Start a flow with `advance(flow, None)`. A call's flow
+    fails with `InfrastructureError`; a capability's flow (`capabilities.py`) with any
+    `BillingError`.
     """
     try:
-        if isinstance(reply, InfrastructureError):
+        if isinstance(reply, failure):
             return flow.throw(reply)
         return flow.send(reply)
     except StopIteration as done:
-        verdict: M = done.value
+        verdict: V = done.value
         return verdict

@@ -46,32 +46,33 @@ def customer_evidence(customer: Customer) -> str:
     )
 
 
+def figures(currency: str, *named: tuple[str, Decimal]) -> str:
+    """`label USD 1.00; label USD 2.00`: each amount as the API gave it, after its label."""
+    return "; ".join(f"{label} {money(currency, amount)}" for label, amount in named)
+
+
 def balance_evidence(balance: Balance) -> str:
-    cur = balance.currency.value
     due = (
         f"next due date {day(balance.next_due_date)}"
         if balance.next_due_date
         else "no open invoice is due"
     )
-    return (
-        f"Balance of account {balance.account_number} as of {instant(balance.as_of)}: "
-        f"amount due {money(cur, balance.amount_due)}; "
-        f"overdue {money(cur, balance.overdue_amount)}; "
-        f"credit {money(cur, balance.credit_balance)}; "
-        f"net balance {money(cur, balance.net_balance)}; {due}."
-    )
+    amounts = figures(balance.currency.value, ("amount due", balance.amount_due),
+                      ("overdue", balance.overdue_amount), ("credit", balance.credit_balance),
+                      ("net balance", balance.net_balance))
+    head = f"Balance of account {balance.account_number} as of {instant(balance.as_of)}"
+    return f"{head}: {amounts}; {due}."
 
 
 def invoice_summary(invoice: Invoice) -> str:
     """One invoice in one sentence: identity, status, dates and amounts."""
-    cur = invoice.currency.value
     period = invoice.billing_period
+    amounts = figures(invoice.currency.value, ("total", invoice.total),
+                      ("paid", invoice.amount_paid), ("amount due", invoice.amount_due))
     return (
         f"Invoice {invoice.invoice_number} of account {invoice.account_number}: "
         f"status {invoice.status.value}; period {day(period.start)} to {day(period.end)}; "
-        f"issued {day(invoice.issue_date)}; due {day(invoice.due_date)}; "
-        f"total {money(cur, invoice.total)}; paid {money(cur, invoice.amount_paid)}; "
-        f"amount due {money(cur, invoice.amount_due)}."
+        f"issued {day(invoice.issue_date)}; due {day(invoice.due_date)}; {amounts}."
     )
 
 
@@ -82,10 +83,11 @@ def invoice_evidence(invoice: Invoice) -> str:
         f'{line.kind.value} "{line.description}" {money(cur, line.amount)}'
         for line in invoice.line_items
     )
+    totals = figures(cur, ("Subtotal", invoice.subtotal), ("tax", invoice.tax),
+                     ("total", invoice.total))
     return (
-        f"{invoice_summary(invoice)} Line items: {lines}. "
-        f"Subtotal {money(cur, invoice.subtotal)}; tax {money(cur, invoice.tax)}; "
-        f"total {money(cur, invoice.total)}; revision {invoice.revision}."
+        f"{invoice_summary(invoice)} Line items: {lines}. {totals}; "
+        f"revision {invoice.revision}."
     )
 
 

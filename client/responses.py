@@ -15,34 +15,20 @@ from dataclasses import dataclass
 
 import pydantic
 
-from billing_toolkit.client.errors import (
-    AuthenticationError,
-    BillingError,
-    BusinessError,
-    ContractViolationError,
-    CustomerNotFoundError,
-    FieldProblem,
-    IdempotencyConflictError,
-    InvoiceNotFoundError,
-    MalformedResponseError,
-    NotFoundError,
-    RateLimitError,
-    ServerError,
-    ValidationError,
-)
+from billing_toolkit.client import errors
 from billing_toolkit.client.models.billing import Problem
 from billing_toolkit.client.operation import ClientOperation, M
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 
-BUSINESS_CODES: Mapping[str, tuple[type[BusinessError], frozenset[int]]] = {
-    "customer_not_found": (CustomerNotFoundError, frozenset({404})),
-    "invoice_not_found": (InvoiceNotFoundError, frozenset({404})),
-    "not_found": (NotFoundError, frozenset({404})),
-    "validation_error": (ValidationError, frozenset({400, 422})),
-    "idempotency_conflict": (IdempotencyConflictError, frozenset({409})),
-    "unauthorized": (AuthenticationError, frozenset({401})),
+BUSINESS_CODES: Mapping[str, tuple[type[errors.BusinessError], frozenset[int]]] = {
+    "customer_not_found": (errors.CustomerNotFoundError, frozenset({404})),
+    "invoice_not_found": (errors.InvoiceNotFoundError, frozenset({404})),
+    "not_found": (errors.NotFoundError, frozenset({404})),
+    "validation_error": (errors.ValidationError, frozenset({400, 422})),
+    "idempotency_conflict": (errors.IdempotencyConflictError, frozenset({409})),
+    "unauthorized": (errors.AuthenticationError, frozenset({401})),
 }
 """Each business code, the error it raises and the statuses the contract pairs it with."""
 
@@ -96,13 +82,13 @@ def decode(operation: ClientOperation[M], raw: RawResponse) -> M:
         "operation_id": contract.operation_id,
     }
     if raw.status not in contract.statuses:
-        raise ContractViolationError(
+        raise errors.ContractViolationError(
             f"status {raw.status} is not declared for {contract.operation_id}", **context
         )
     if raw.status != contract.success_status:
         raise error_for(contract.operation_id, raw)
     if media_type(raw.headers) != JSON:
-        raise MalformedResponseError(
+        raise errors.MalformedResponseError(
             f"expected {JSON}, got {media_type(raw.headers) or 'no content type'}", **context
         )
     model = operation.response_model
@@ -110,14 +96,14 @@ def decode(operation: ClientOperation[M], raw: RawResponse) -> M:
         parsed = model.model_validate_json(raw.body, strict=True)
     except pydantic.ValidationError as exc:
         if _is_undecodable(exc):
-            raise MalformedResponseError(
+            raise errors.MalformedResponseError(
                 f"body is not valid JSON ({len(raw.body)} bytes)", **context
             ) from None
-        raise ContractViolationError(
+        raise errors.ContractViolationError(
             f"body does not match {model.__name__}: {describe_validation(exc)}", **context
         ) from None
     if not request_id:
-        raise ContractViolationError("the X-Request-Id header is missing", **context)
+        raise errors.ContractViolationError("the X-Request-Id header is missing", **context)
     return parsed
 
 
@@ -130,7 +116,7 @@ def _problem(raw: RawResponse) -> Problem | None:
         return None
 
 
-def error_for(operation_id: str, raw: RawResponse) -> BillingError:
+def error_for(operation_id: str, raw: RawResponse) -> errors.BillingError:
     """The error a declared non-success answer stands for.
 
     5xx and 429 are infrastructure whatever their body says (a gateway's HTML 502 is still a
@@ -143,22 +129,22 @@ def error_for(operation_id: str, raw: RawResponse) -> BillingError:
     message = (problem.detail or problem.title) if problem else f"HTTP {raw.status}"
     code = problem.code.value if problem else None
     if raw.status == 429:
-        return RateLimitError(message, retry_after=retry_after_seconds(raw.headers), **context)
+        return errors.RateLimitError(message, retry_after=retry_after_seconds(raw.headers), **context)
     if raw.status >= 500:
-        return ServerError(
+        return errors.ServerError(
             message, code=code, retry_after=retry_after_seconds(raw.headers), **context
         )
     if problem is None:
-        return ContractViolationError(
+        return errors.ContractViolationError(
             f"HTTP {raw.status} without a valid problem+json body", **context
         )
     known = BUSINESS_CODES.get(problem.code.value)
     if known is None or raw.status not in known[1]:
-        return ContractViolationError(
+        return errors.ContractViolationError(
             f"problem code {problem.code.value} does not fit status {raw.status}", **context
         )
     error_type, _ = known
-    if error_type is ValidationError:
-        fields = [FieldProblem(e.field, e.message) for e in problem.errors or ()]
-        return ValidationError(message, errors=fields, code=code, **context)
+    if error_type is errors.ValidationError:
+        fields = [errors.FieldProblem(e.field, e.message) for e in problem.errors or ()]
+        return errors.ValidationError(message, errors=fields, code=code, **context)
     return error_type(message, code=code, **context)

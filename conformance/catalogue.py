@@ -7,6 +7,7 @@ explanation a team reads is the one the code carries.
 from __future__ import annotations
 
 from billing_toolkit.conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS
+from billing_toolkit.conformance.rules import rule_entries
 from billing_toolkit.conformance.schemathesis_phase import MEANING, NAME, REMEDY
 
 
@@ -16,4 +17,5 @@ def catalogue() -> list[tuple[str, str, str]]:
     entries += [(scenario.name, scenario.meaning, scenario.remedy) for scenario in SCENARIOS]
     entries.append((COVERAGE.name, COVERAGE.meaning, COVERAGE.remedy))
     entries.append((NAME, MEANING, REMEDY))
+    entries += rule_entries()
     return entries

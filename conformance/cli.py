@@ -9,23 +9,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
 
 from billing_toolkit.conformance.catalogue import catalogue
+from billing_toolkit.conformance.diff.cli import register as register_diff
 from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.proxy.cli import register as register_proxy
 from billing_toolkit.conformance.reporting.console import ConsoleProgress, print_summary
-from billing_toolkit.conformance.reporting.junit import write_junit
-from billing_toolkit.conformance.reporting.report_file import report_format, write_report
-from billing_toolkit.conformance.runner import CHECK_NAMES, run_kit
+from billing_toolkit.conformance.reporting.outputs import unusable_report, write_outputs
+from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
 from billing_toolkit.conformance.settings import (
     SETTING_KEYS,
-    KitSettings,
+    Outputs,
     build_settings,
-    read_settings_file,
+    check_file_values,
+    output_paths,
+    parse_settings_file,
 )
 
 EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
@@ -36,14 +40,38 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line instead of usage + error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_UNUSABLE, f"{PROG}: error: {message} (see {PROG} verify --help)\n")
+        self.exit(EXIT_UNUSABLE, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+
+def _version() -> str:
+    try:
+        return metadata.version("billing-toolkit")
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser; each subcommand sets `run` (args, console) → exit code, so adding one is
+    an `add_parser` and a `set_defaults(run=...)`, nothing in `main`."""
     parser = _Parser(prog=PROG, description="Check a billing API against contract/openapi.yaml.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    verify = commands.add_parser("verify", help="run the conformance checks against a base URL")
-    target = verify.add_argument_group("target")
+    verify_command = commands.add_parser(
+        "verify", help="run the conformance checks against a base URL"
+    )
+    verify_command.set_defaults(run=verify)
+    add_verify_options(verify_command)
+    commands.add_parser("list-checks", help="print every check and what it means").set_defaults(
+        run=lambda args, console: list_checks(console)
+    )
+    register_diff(commands)
+    register_proxy(commands)
+    return parser
+
+
+def add_verify_options(command: argparse.ArgumentParser) -> None:
+    """The options of `verify`; every one but --config and the keys is a settings-file key."""
+    target = command.add_argument_group("target")
     target.add_argument(
         "--base-url", help="the API's base URL, e.g. https://billing-staging.example.com"
     )
@@ -57,19 +85,26 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument(
         "--config", type=Path, help="YAML file with any of the settings below (no API keys)"
     )
-    data = verify.add_argument_group("test data (staging has no admin API: name it)")
+    data = command.add_argument_group("test data (staging has no admin API: name it)")
     data.add_argument("--account-number", help="an account of the tenant the kit may read")
     data.add_argument("--customer-phone", help="E.164 phone of a customer (resolves the account)")
     data.add_argument("--invoice-number", help="an invoice of the account (default: its newest)")
-    writes = verify.add_argument_group("writes")
+    writes = command.add_argument_group("writes")
     writes.add_argument(
         "--allow-writes",
         action="store_true",
         default=None,
-        help="allow checks that record a payment on the test account (idempotency)",
+        help="allow the documented write: one payment of --payment-amount (idempotency)",
+    )
+    writes.add_argument(
+        "--allow-fuzz-writes",
+        action="store_true",
+        default=None,
+        help="also let schemathesis post generated payments to the test account (needs "
+        "--allow-writes; amounts are random)",
     )
     writes.add_argument("--payment-amount", help="amount of the one test payment (default 1.00)")
-    run = verify.add_argument_group("run")
+    run = command.add_argument_group("run")
     run.add_argument(
         "--checks", help=f"comma-separated subset of: {', '.join(sorted(CHECK_NAMES))}"
     )
@@ -80,43 +115,61 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--rate-limit-probe", help="send up to N requests to provoke a 429 (default 0)"
     )
-    run.add_argument("--fail-on-skip", action="store_true", help="a skipped check fails the run")
-    output = verify.add_argument_group("output")
+    run.add_argument(
+        "--retry-delay",
+        help="seconds before the delayed idempotent retry of the probe payment (default 3)",
+    )
+    run.add_argument(
+        "--fail-on-skip", action="store_true", default=None, help="a skipped check fails the run"
+    )
+    output = command.add_argument_group("output (written on every exit, exit 2 included)")
     output.add_argument("--junit-xml", type=Path, help="write JUnit XML here (for CI)")
     output.add_argument("--report", type=Path, help="write a report here: .json or .md")
-    commands.add_parser("list-checks", help="print every check and what it means")
-    return parser
-
-
-def _settings(args: argparse.Namespace) -> KitSettings:
-    values: dict[str, Any] = read_settings_file(args.config) if args.config else {}
-    for key in sorted(SETTING_KEYS):
-        flag_value = getattr(args, key)
-        if flag_value is not None:
-            values[key] = flag_value
-    return build_settings(values, known_checks=CHECK_NAMES)
-
-
-def _check_output_path(path: Path | None, flag: str) -> None:
-    if path is not None and not path.parent.is_dir():
-        raise KitError(f"{flag} {path}: directory {path.parent} does not exist")
 
 
 def verify(args: argparse.Namespace, console: Console) -> int:
-    settings = _settings(args)
-    _check_output_path(args.junit_xml, "--junit-xml")
-    _check_output_path(args.report, "--report")
-    if args.report is not None:
-        report_format(args.report)
-    with ConsoleProgress(console) as progress:
-        report = run_kit(settings, progress)
+    """Run the kit; the output files are written whatever happens (see `reporting.outputs`)."""
+    values: dict[str, Any] = {
+        key: getattr(args, key) for key in SETTING_KEYS if getattr(args, key) is not None
+    }
+    try:
+        if args.config is not None:
+            from_file = parse_settings_file(args.config)
+            values = {**from_file, **values}
+            check_file_values(args.config, from_file)
+        settings = build_settings(values, known_checks=CHECK_NAMES)
+        with ConsoleProgress(console) as progress:
+            report = run_kit(settings, progress)
+    except (KitError, KeyboardInterrupt) as exc:
+        message = str(exc) if isinstance(exc, KitError) else "interrupted"
+        _write_quietly(_usable_outputs(values), unusable_report(message, values))
+        raise
     print_summary(console, report, settings.secrets)
-    if args.junit_xml is not None:
-        write_junit(args.junit_xml, report, settings.secrets)
-    if args.report is not None:
-        write_report(args.report, report, settings.secrets)
-    failed = not report.passed or (args.fail_on_skip and report.count(Status.SKIPPED) > 0)
+    write_outputs(Outputs(settings.junit_xml, settings.report), report, settings.secrets)
+    failed = not report.passed or (settings.fail_on_skip and report.count(Status.SKIPPED) > 0)
     return EXIT_FAILED if failed else EXIT_PASSED
+
+
+def _usable_outputs(values: dict[str, Any]) -> Outputs:
+    """Each output path of `values` that can be written (a bad --report does not cost the
+    JUnit file), for the files of a run that stopped."""
+    usable: dict[str, Any] = {}
+    for key in ("junit_xml", "report"):
+        try:
+            output_paths({key: values.get(key)})
+        except KitError:
+            continue
+        usable[key] = values.get(key)
+    return output_paths(usable)
+
+
+def _write_quietly(outputs: Outputs, report: RunReport) -> None:
+    """Write an unusable run's files; if even that fails, the run's own error is the line
+    the user needs, so this one is not reported over it."""
+    try:
+        write_outputs(outputs, report, {})
+    except OSError:
+        pass
 
 
 def list_checks(console: Console) -> int:
@@ -129,9 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     console = Console()
     try:
-        if args.command == "list-checks":
-            return list_checks(console)
-        return verify(args, console)
+        code: int = args.run(args, console)
+        return code
     except KitError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE

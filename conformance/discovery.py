@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from billing_toolkit.conformance.billing_answer import expect_billing_answer, refuse_foreign
 from billing_toolkit.conformance.calls import call, paging
 from billing_toolkit.conformance.contract_facts import ContractFacts
 from billing_toolkit.conformance.errors import KitError
@@ -55,8 +56,9 @@ def discover(session: ApiSession, settings: KitSettings, facts: ContractFacts) -
     account = settings.account_number
     if settings.customer_phone is not None:
         by_phone = {IdentifierFormat.PHONE: settings.customer_phone}
-        found = _expect_ok(
+        found = expect_billing_answer(
             session.send(call(facts, "lookupCustomer", by_phone)),
+            facts,
             f"customer with phone {hide(settings.customer_phone)}",
         )
         looked_up = str(found.get("account_number"))
@@ -68,18 +70,21 @@ def discover(session: ApiSession, settings: KitSettings, facts: ContractFacts) -
         account = looked_up
     assert account is not None  # build_settings demands one of the two
     by_account = {IdentifierFormat.ACCOUNT_NUMBER: account}
-    customer = _expect_ok(
-        session.send(call(facts, "getCustomer", by_account)), f"account {hide(account)}"
+    customer = expect_billing_answer(
+        session.send(call(facts, "getCustomer", by_account)), facts, f"account {hide(account)}"
     )
     invoices, failed_page = walk_invoices(session, facts, account)
     if failed_page is not None:
+        refuse_foreign(failed_page, facts)
         raise KitError(
             f"cannot list the invoices of the test account: {mask(failed_page.describe())}"
         )
     invoice_number = settings.invoice_number
     if invoice_number is not None:
         by_number = {IdentifierFormat.INVOICE_NUMBER: invoice_number}
-        _expect_ok(session.send(call(facts, "getInvoice", by_number)), f"invoice {invoice_number}")
+        expect_billing_answer(
+            session.send(call(facts, "getInvoice", by_number)), facts, f"invoice {invoice_number}"
+        )
     elif invoices:
         invoice_number = invoices[0]["invoice_number"]
     return TestData(
@@ -109,11 +114,16 @@ def walk_invoices(
 
 
 def iterate_pages(
-    session: ApiSession, facts: ContractFacts, account: str, limit: int
+    session: ApiSession,
+    facts: ContractFacts,
+    account: str,
+    limit: int,
+    *,
+    operation_id: str = "listInvoices",
 ) -> list[Exchange]:
-    """The exchanges of a cursor walk over `account`'s invoices, stopping at a null cursor,
-    an error or `MAX_PAGES`."""
-    listing = call(facts, "listInvoices", {IdentifierFormat.ACCOUNT_NUMBER: account})
+    """The exchanges of a cursor walk over one of `account`'s lists (its invoices unless
+    `operation_id` says otherwise), stopping at a null cursor, an error or `MAX_PAGES`."""
+    listing = call(facts, operation_id, {IdentifierFormat.ACCOUNT_NUMBER: account})
     names = paging(facts)
     pages: list[Exchange] = []
     cursor: str | None = None
@@ -130,14 +140,3 @@ def iterate_pages(
         if not cursor:
             break
     return pages
-
-
-def _expect_ok(exchange: Exchange, what: str) -> dict[str, Any]:
-    body = exchange.json()
-    if exchange.status == 200 and isinstance(body, dict):
-        return body
-    if exchange.status == 0:
-        raise KitError(f"cannot reach the API: {exchange.response_body.decode(errors='replace')}")
-    if exchange.status == 401:
-        raise KitError("the API refused the API key (401): check --api-key / $BILLING_API_KEY")
-    raise KitError(f"{what} not found with this API key: {mask(exchange.describe())}")

@@ -68,6 +68,13 @@ class Exchange:
         outcome = str(self.status) if self.status else "no response"
         return f"{self.method} {self.path} → {outcome}"
 
+    def answered(self) -> str:
+        """`GET /v1/plans answered 200 text/html`: what came back, media type included, for
+        messages about an answer that is not the billing API's."""
+        if not self.status:
+            return f"{self.method} {self.path} got no response"
+        return f"{self.method} {self.path} answered {self.status} {self.media_type or 'without a Content-Type'}"
+
 
 def _header(headers: Mapping[str, str], name: str) -> str | None:
     """Case-insensitive header lookup (HTTP header names are case-insensitive)."""

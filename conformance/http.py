@@ -20,6 +20,9 @@ from billing_toolkit.conformance.exchange import Exchange
 from billing_toolkit.conformance.settings import KitSettings
 
 INVALID_API_KEY = "conformance-kit-invalid-key-0000"
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+"""What the kit reads of one response body: the contract's largest page is far smaller, and a
+wrong --base-url may stream without end. The rest is not read (the body is then not JSON)."""
 
 
 class Identity(StrEnum):
@@ -32,13 +35,14 @@ class Identity(StrEnum):
 class ApiSession:
     """A recording client for the implementation under test (one per run)."""
 
-    def __init__(self, settings: KitSettings) -> None:
+    def __init__(self, settings: KitSettings, transport: httpx.BaseTransport | None = None) -> None:
         self._settings = settings
         self._client = httpx.Client(
             base_url=settings.base_url,
             timeout=settings.request_timeout,
             headers={"User-Agent": "billing-contract-conformance", "Accept": "application/json"},
             follow_redirects=False,
+            transport=transport,
         )
         self.exchanges: list[Exchange] = []
 
@@ -78,12 +82,28 @@ class ApiSession:
             call.method, call.path, params=call.params, json=json_body, headers=all_headers
         )
         try:
-            response = self._client.send(request)
-            exchange = _exchange(request, response.status_code, response.headers, response.content)
+            response = self._client.send(request, stream=True)
+            try:
+                body = _bounded_body(response)
+            finally:
+                response.close()
+            exchange = _exchange(request, response.status_code, response.headers, body)
         except httpx.TransportError as exc:
             exchange = _exchange(request, 0, httpx.Headers(), str(exc).encode())
         self.exchanges.append(exchange)
         return exchange
+
+
+def _bounded_body(response: httpx.Response) -> bytes:
+    """At most `MAX_RESPONSE_BYTES` of the body, read chunk by chunk (never all of it first)."""
+    chunks: list[bytes] = []
+    size = 0
+    for chunk in response.iter_bytes():
+        chunks.append(chunk[: MAX_RESPONSE_BYTES - size])
+        size += len(chunks[-1])
+        if size >= MAX_RESPONSE_BYTES:
+            break
+    return b"".join(chunks)
 
 
 def _exchange(request: httpx.Request, status: int, headers: httpx.Headers, body: bytes) -> Exchange:

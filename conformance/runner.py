@@ -8,6 +8,7 @@ exchanges of everything before them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,16 +21,19 @@ from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.exchange import Exchange
 from billing_toolkit.conformance.http import ApiSession
 from billing_toolkit.conformance.outcome import CheckOutcome, Status, Violation
+from billing_toolkit.conformance.rule_phase import RULE_IDS, start_rule_phase
 from billing_toolkit.conformance.schemathesis_phase import NAME as SCHEMATHESIS
 from billing_toolkit.conformance.schemathesis_phase import run_schemathesis
 from billing_toolkit.conformance.settings import KitSettings
 from billing_toolkit.conformance.sweep import provoke_rate_limit, sweep
+from billing_toolkit.conformance.writes import Write, writes_made
 from billing_toolkit.contract import OPENAPI_PATH
 
 CHECK_NAMES: frozenset[str] = frozenset(
     [rule.name for rule in RESPONSE_RULES]
     + [scenario.name for scenario in SCENARIOS]
     + [COVERAGE.name, SCHEMATHESIS]
+    + list(RULE_IDS)
 )
 
 
@@ -68,6 +72,8 @@ class RunReport:
     outcomes: tuple[CheckOutcome, ...]
     requests: int
     schemathesis_phases: tuple[str, ...] = ()
+    writes: tuple[Write, ...] = ()
+    """Every write the API accepted from this run (see `writes.writes_made`)."""
 
     @property
     def passed(self) -> bool:
@@ -82,6 +88,7 @@ def run_kit(
     progress: Progress | None = None,
     *,
     contract: Path = OPENAPI_PATH,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> RunReport:
     """Run every selected check against `settings.base_url`; `KitError` if it cannot start."""
     progress = progress or SilentProgress()
@@ -102,10 +109,15 @@ def run_kit(
             progress.tick(f"probing the rate limit ({settings.rate_limit_probe} requests max)")
             provoke_rate_limit(session, facts, settings.rate_limit_probe)
         ctx = ScenarioContext(session=session, settings=settings, data=data, facts=facts)
+        progress.stage("finding data for the business rules and probing")
+        rules = start_rule_phase(ctx, sleep)
         for scenario in SCENARIOS:
             if settings.selected(scenario.name):
                 progress.stage(scenario.name)
                 record(_guarded(scenario.name, lambda s=scenario: [s.evaluate(ctx)])[0])
+        if rules is not None:
+            rules.after_scenarios()
+        before_fuzz = len(session.exchanges)
         if settings.selected(SCHEMATHESIS):
             progress.stage("schemathesis (examples, coverage, fuzzing, stateful)")
 
@@ -117,13 +129,22 @@ def run_kit(
 
             for outcome in _guarded(SCHEMATHESIS, fuzz):
                 record(outcome)
-        exchanges = [*session.exchanges, *extra_exchanges]
+        if rules is not None:
+            rules.after_fuzzing()
+        # In the order they happened: the rule judges compare responses across time.
+        exchanges = [
+            *session.exchanges[:before_fuzz],
+            *extra_exchanges,
+            *session.exchanges[before_fuzz:],
+        ]
     progress.stage("judging every response")
     for rule in RESPONSE_RULES:
         if settings.selected(rule.name):
             record(rule.evaluate(exchanges, facts))
     if settings.selected(COVERAGE.name):
         record(COVERAGE.evaluate(exchanges, facts, settings))
+    for outcome in rules.verdicts(exchanges) if rules is not None else []:
+        record(outcome)
     return RunReport(
         base_url=settings.base_url,
         allow_writes=settings.allow_writes,
@@ -133,6 +154,7 @@ def run_kit(
         outcomes=tuple(_report_order(outcomes)),
         requests=len(exchanges),
         schemathesis_phases=tuple(phases),
+        writes=writes_made(exchanges, facts),
     )
 
 
@@ -158,5 +180,6 @@ def _guarded(name: str, run: Callable[[], list[CheckOutcome]]) -> list[CheckOutc
 def _report_order(outcomes: Iterable[CheckOutcome]) -> list[CheckOutcome]:
     """Project checks in registry order first, then schemathesis's rows by name."""
     order = [rule.name for rule in RESPONSE_RULES] + [s.name for s in SCENARIOS] + [COVERAGE.name]
+    order += RULE_IDS
     rank = {name: index for index, name in enumerate(order)}
     return sorted(outcomes, key=lambda o: (rank.get(o.name, len(order)), o.name))

@@ -11,6 +11,7 @@ a few digits of context; a leaked cédula cannot be unleaked).
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 _PATTERNS = (
     re.compile(r"\+\d{8,15}"),  # E.164 phones
@@ -61,3 +62,47 @@ def mask(text: str) -> str:
     """`text` with every identifier-looking number masked (every pattern needs a digit, so
     text without one — most log messages — is returned after one quick scan)."""
     return _ANY.sub(_hide_match, text) if _DIGIT.search(text) else text
+
+
+_SECRET_PARAMETER = re.compile(
+    r"(?i)\b((?:api[_-]?key|access[_-]?token|token|secret|password|passwd|authorization)=)[^&\s]*"
+)
+"""A query or form parameter that names a secret: its value is never logged."""
+_TOKEN = re.compile(
+    r"(?i:\bbearer\s+)[^\s&,;]+"  # a bearer credential, whatever it looks like
+    r"|\b(?:sk|pk|rk)_[A-Za-z0-9_]{6,}"  # API keys: the simulator's sk_sim_<tenant>_<hex>, Stripe-style
+    r"|\bsim-admin-[A-Za-z0-9_-]+"  # the simulator's admin tokens (its dev default and variants)
+    r"|\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*"  # a JWT
+)
+"""Token-shaped values: the simulator's API-key and admin-token formats, bearer credentials
+and JWTs. Bias: hide — a redacted word in a log costs nothing, a logged key is a leak."""
+REDACTED = "[redacted]"
+_MAY_HOLD_SECRET = re.compile(r"(?i)sk_|pk_|rk_|bearer|sim-admin|eyJ|=")
+"""What every secret pattern needs: text without any of these is returned after one scan."""
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def mask_secrets(text: str) -> str:
+    """`text` with every token-shaped value and secret-named parameter replaced."""
+    if not _MAY_HOLD_SECRET.search(text):
+        return text
+    text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + REDACTED, text)
+    return _TOKEN.sub(REDACTED, text)
+
+
+def decoded(text: str, rounds: int = 3) -> str:
+    """`text` percent-decoded (either case of escape, up to `rounds` layers of encoding), so
+    `%2b584…` and `V%2D12345678` are seen as the `+584…` and `V-12345678` they are. A
+    `+` stays a `+`: read as a space it would split a phone number past recognition."""
+    for _ in range(rounds):
+        if not _ESCAPE.search(text):
+            break
+        text = unquote(text, errors="replace")
+    return text
+
+
+def mask_all(text: str) -> str:
+    """What a log line may carry of client text: decoded first, then identifiers masked
+    (`mask`) and secrets redacted (`mask_secrets`). `mask` alone stays as it is for callers
+    that mask text they made themselves."""
+    return mask_secrets(mask(decoded(text)))

@@ -62,17 +62,27 @@ class Faults:
         self._allow([kind])
         return self._control.add(kind, operation, **fields)
 
-    def load_scenario(self, scenario: Scenario | Path | str) -> list[FaultRule]:
-        """Every rule of a scenario (parsed, a YAML path, or YAML text); all or none."""
-        from billing_toolkit.simulator.faults.scenario import load_scenario, parse_scenario_text
+    def sequence(
+        self, steps: list[dict[str, Any]], operation: str | None = None, **fields: Any
+    ) -> FaultRule:
+        """One rule that changes step by step, fields as in the admin API:
+        `sequence([{"kind": "http_503", "times": 2}, {"kind": "pass"}], operation="getBalance")`.
+        A bad step raises `FaultRuleError` naming it (`fault.steps[1].kind: ...`)."""
+        self._allow(step.get("kind", "") for step in steps if isinstance(step, dict))
+        target = {"operation": operation} if operation is not None else {}
+        return self._control.add_rule({"steps": steps, **target, **fields})
 
-        operations = self._control.operations
-        if isinstance(scenario, Path):
-            scenario = load_scenario(scenario, operations)
-        elif isinstance(scenario, str):
-            scenario = parse_scenario_text(scenario, operations)
-        self._allow(rule.kind for rule in scenario.rules)
-        return self._control.load_scenario(scenario)
+    def load_scenario(
+        self, scenario: Scenario | Path | str, replace: bool = False
+    ) -> list[FaultRule]:
+        """Every rule of a scenario, all or none: parsed, a `Path`, a `str` naming a file
+        (one line ending in `.yaml`/`.yml`, or an existing file) or YAML text."""
+        from billing_toolkit.simulator.faults.scenario import read_scenario
+
+        parsed = read_scenario(scenario, self._control.operations)
+        self._allow(rule.kind for rule in parsed.rules)
+        self._allow(step.kind for rule in parsed.rules for step in rule.steps)
+        return self._control.load_scenario(parsed, replace)
 
     def rules(self) -> list[dict[str, Any]]:
         """The active rules with how often each has fired."""

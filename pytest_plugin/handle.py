@@ -18,8 +18,13 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from billing_toolkit.client import AsyncBillingClient, BillingClient
-    from billing_toolkit.simulator.control import ClockControl, SimulatorControl
     from billing_toolkit.pytest_plugin.virtual_time import VirtualTime
+    from billing_toolkit.simulator.control import (
+        ClockControl,
+        JournalControl,
+        RateLimitControl,
+        SimulatorControl,
+    )
 
 IN_PROCESS_URL = "http://billing-sim.test"
 """Base URL of the in-process simulator: never resolved, the transport is the app."""
@@ -87,12 +92,32 @@ class BillingSim:
             )
         return dict(found)
 
+    # --- the request journal ---------------------------------------------------------------
+
+    @property
+    def requests(self) -> JournalControl:
+        """What the simulator was sent, masked: `requests.count(operation="createPayment")`,
+        `requests.list(status=503, tenant="fibranet")`, `requests.list(body={"reference":
+        "INV-7"})`, `requests.clear()`. Filters: operation, tenant, status, since/until
+        (seconds on the fault clock), request_id, body (field → value as sent)."""
+        return self.control.requests
+
     # --- time and state ------------------------------------------------------------------
 
     @property
     def clock(self) -> ClockControl:
         """The business test clock: `advance(days=31)` bills, makes overdue, suspends."""
         return self.control.clock
+
+    @property
+    def rate_limits(self) -> RateLimitControl:
+        """The rate limiter: `set("3/min")`, `set("getBalance=1/s")`, `list()`, `clear()`;
+        its buckets fill on the fault clock (in-process: `fault_clock`)."""
+        return self.control.rate_limits
+
+    def allow_prefer(self, allowed: bool = True) -> None:
+        """Honour `Prefer: code=NNN` / `example=NAME` (off by default, as in `serve`)."""
+        self.app.state.runtime.config.allow_prefer = allowed
 
     def snapshot(self, name: str | None = None) -> str:
         return self.control.snapshot(name)
@@ -101,10 +126,14 @@ class BillingSim:
         self.control.restore(snapshot)
 
     def reset(self) -> None:
-        """Back to the fresh dataset of the test's seed, with no fault rule or event."""
+        """Back to the fresh dataset of the test's seed, with no fault rule, event or
+        journaled request."""
         self.control.reset(self.options.seed, self.options.customers)
         self.faults.clear()
         self.faults.clear_events()
+        self.requests.clear()
+        self.rate_limits.clear()
+        self.allow_prefer(False)
 
     # --- clients -------------------------------------------------------------------------
 

@@ -94,6 +94,7 @@ def open_billing_sim(
         sim.close()
         sim.faults.clear()
         sim.faults.clear_events()
+        sim.requests.clear()  # a shared simulator's next test counts only its own requests
         if server is not None:
             server.server.force_exit = True  # a dripping or held response is not waited for
             server.stop()

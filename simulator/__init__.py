@@ -5,7 +5,7 @@ Public seams (stable; other packages and the pytest plugin build on them):
 - `create_app(config) -> Starlette` — the whole simulator (billing API + `/_sim` admin API).
   Test it in-process with `httpx.ASGITransport(app=app)` or on loopback with
   `serve_in_thread(app)` (uvicorn on 127.0.0.1, free port).
-- `SimulatorConfig` — seed, customers per tenant, `state_path` (SQLite), `scenario`,
+- `SimulatorConfig` — seed, customers per tenant, `state_path` (SQLite), `scenario`, `max_body_bytes`,
   `admin_token` (env `BILLING_SIM_ADMIN_TOKEN`, dev default `sim-admin-dev-token`),
   `allow_fault_header`, `validate_responses`, `raise_on_invalid_response`,
   `validation_engine`, `clock` (fault clock: `RealClock` / `ManualClock`), `start_time`.
@@ -13,7 +13,7 @@ Public seams (stable; other packages and the pytest plugin build on them):
   tests need to know about it (tenants, API keys, sample customers, invoice numbers,
   near-duplicate pairs, another tenant's invoice). `billing-sim info --seed N` prints it.
 - `SimulatorControl` (`control_of(app)`) — in-process admin: `faults.add/clear/remove/list/
-  events/load_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
+  events(kind)/load_scenario(replace=)/unload_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
 - `billing_toolkit.pytest_plugin` — the pytest plugin (`billing_sim` in-process, `billing_sim_server` on
   loopback) and `open_billing_sim` for other runners; see `pytest_plugin/README.md`.
 - Socket faults (timeout, connection reset/drop, truncated body) act on the TCP connection

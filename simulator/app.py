@@ -8,9 +8,12 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
+from billing_toolkit.contract import OPENAPI_PATH
 from billing_toolkit.contract.matching import OperationMatcher
 from billing_toolkit.simulator.admin.handlers import ADMIN_HANDLERS
 from billing_toolkit.simulator.config import SimulatorConfig
+from billing_toolkit.simulator.console import console_mount
+from billing_toolkit.simulator.contract_docs import ASSETS_PREFIX, DOCS_PATHS, ContractDocs
 from billing_toolkit.simulator.endpoint import (
     admin_authenticator,
     make_endpoint,
@@ -20,6 +23,8 @@ from billing_toolkit.simulator.endpoint import (
 )
 from billing_toolkit.simulator.fault_injection import FaultMiddleware
 from billing_toolkit.simulator.handlers import BILLING_HANDLERS
+from billing_toolkit.simulator.journal_layer import JournalRecorder
+from billing_toolkit.simulator.metrics import MetricsMiddleware
 from billing_toolkit.simulator.middleware import RequestContextMiddleware
 from billing_toolkit.simulator.problems import problem
 from billing_toolkit.simulator.routing import ContractDispatch, contract_routes
@@ -68,10 +73,22 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
         (matcher, {route.name: route.app for route in routes})
         for matcher, routes in zip(matchers, (billing_routes, admin_routes), strict=True)
     )
+    journal = runtime.control.requests.journal
+    recorder = (
+        JournalRecorder(runtime, journal, DOCS_PATHS, (ASSETS_PREFIX,))
+        if journal.enabled
+        else None  # `--journal-size 0`: nothing is called
+    )
     app = Starlette(
-        routes=[*billing_routes, *admin_routes],
+        routes=[
+            *billing_routes,
+            *admin_routes,
+            *ContractDocs(OPENAPI_PATH).routes(),
+            console_mount(runtime),
+        ],
         middleware=[
-            Middleware(RequestContextMiddleware, runtime=runtime),
+            Middleware(MetricsMiddleware, runtime=runtime),
+            Middleware(RequestContextMiddleware, runtime=runtime, recorder=recorder),
             Middleware(FaultMiddleware, runtime=runtime),
             Middleware(ContractDispatch, tables=tables),
         ],

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from billing_toolkit.simulator.faults.clock import FaultClock, RealClock
 from billing_toolkit.simulator.faults.scenario import Scenario
+from billing_toolkit.simulator.journal import DEFAULT_JOURNAL_SIZE
 from billing_toolkit.simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_NOW
 
 ADMIN_TOKEN_ENV = "BILLING_SIM_ADMIN_TOKEN"
@@ -16,6 +17,8 @@ DEV_ADMIN_TOKEN = "sim-admin-dev-token"
 """Admin token when `BILLING_SIM_ADMIN_TOKEN` is not set: fine on a laptop, set the variable
 anywhere the simulator is reachable by others."""
 ADMIN_PREFIX = "/_sim"
+DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+"""1 MiB: the largest body of either contract (a scenario file) is a few kilobytes."""
 
 
 def _admin_token_from_env() -> str:
@@ -34,6 +37,10 @@ class SimulatorConfig:
     admin_token: str = field(default_factory=_admin_token_from_env)
     allow_fault_header: bool = False
     """Honour `X-Sim-Fault` on billing requests (off: the header is ignored and logged)."""
+    allow_prefer: bool = False
+    """Honour `Prefer: code=NNN` / `example=NAME` (off: ignored and logged), as Prism does."""
+    rate_limits: tuple[str, ...] = ()
+    """Rate-limit policies from start (`20/s`, `getBalance=5/min`, `*=10/s`); none: no limit."""
     validate_responses: bool = True
     """Check every response against the contract; a violation becomes a 500 and an error log."""
     raise_on_invalid_response: bool = False
@@ -44,5 +51,9 @@ class SimulatorConfig:
     """Monotonic clock and sleep for fault windows and delays (tests inject `ManualClock`)."""
     start_time: datetime = DEFAULT_NOW
     """Business time of a fresh dataset; the test clock moves it forward."""
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """Largest request body read; a larger one is refused with 413 while it streams in."""
     fault_seed: int | None = None
     """Seed of the fault RNGs (probabilities, random delays); defaults to `seed`."""
+    journal_size: int = DEFAULT_JOURNAL_SIZE
+    """Requests the journal keeps (the oldest go first); 0 turns it off."""

@@ -12,6 +12,7 @@ Every method is safe to call from another thread than the server's event loop.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,11 +23,17 @@ from starlette.applications import Starlette
 from billing_toolkit.simulator.faults.events import FaultEvent
 from billing_toolkit.simulator.faults.registry import FaultRegistry
 from billing_toolkit.simulator.faults.rules import FaultRule, parse_rule
-from billing_toolkit.simulator.faults.scenario import Scenario, load_scenario, parse_scenario_text
+from billing_toolkit.simulator.faults.scenario import Scenario, read_scenario
+from billing_toolkit.simulator.journal import JournalQuery, RequestJournal
+from billing_toolkit.simulator.rate_limit import RateLimiter, parse_policy
 from billing_toolkit.simulator.state.engine import DayReport
 from billing_toolkit.simulator.state.info import dataset_info
 from billing_toolkit.simulator.state.models import BillingState
 from billing_toolkit.simulator.state.store import BillingStore
+
+
+class ScenarioConflict(ValueError):
+    """A scenario load that would repeat or replace nothing by name."""
 
 
 class FaultControl:
@@ -51,13 +58,27 @@ class FaultControl:
         whose message starts with `where` and the field (`fault.kind: ...`)."""
         return self._registry.add(parse_rule(raw, where, self.operations), source)
 
-    def load_scenario(self, scenario: Scenario | Path | str) -> list[FaultRule]:
-        """Add every rule of a scenario (parsed, a YAML path, or YAML text)."""
-        if isinstance(scenario, Path):
-            scenario = load_scenario(scenario, self.operations)
-        elif isinstance(scenario, str):
-            scenario = parse_scenario_text(scenario, self.operations)
-        return [self._registry.add(rule, "scenario") for rule in scenario.rules]
+    def load_scenario(
+        self, scenario: Scenario | Path | str, replace: bool = False
+    ) -> list[FaultRule]:
+        """Add every rule of a scenario, or none: parsed, a `Path`, a `str` naming a file
+        (one line ending in `.yaml`/`.yml`, or an existing file) or YAML text.
+
+        A scenario with a name is loaded once: loading that name again is refused unless
+        `replace` (its old rules are dropped and the new ones added in one step)."""
+        parsed = read_scenario(scenario, self.operations)
+        name = parsed.name or None
+        if replace and name is None:
+            raise ScenarioConflict("replace needs a scenario with a `name`")
+        if name is not None and not replace and self._registry.scenario_loaded(name):
+            raise ScenarioConflict(
+                f"scenario {name!r} is already loaded; replace it or unload it first"
+            )
+        return self._registry.add_all(list(parsed.rules), "scenario", name, replace)
+
+    def unload_scenario(self, name: str) -> int:
+        """Remove the rules of the scenario with this name; how many there were."""
+        return self._registry.unload(name)
 
     def remove(self, rule_id: str) -> bool:
         return self._registry.remove(rule_id)
@@ -68,11 +89,41 @@ class FaultControl:
     def list(self) -> list[dict[str, Any]]:
         return self._registry.rules()
 
-    def events(self) -> list[FaultEvent]:
-        return self._registry.events.list()
+    def events(self, kind: str | None = None) -> list[FaultEvent]:
+        return self._registry.events.list(kind)
 
     def clear_events(self) -> None:
         self._registry.events.clear()
+
+
+class JournalControl:
+    """The request journal, read and filtered: `requests.count(operation="createPayment")`.
+
+    Filters are `JournalQuery`'s fields; `body={"reference": "INV-7"}` matches a field of
+    the JSON body as sent. With the journal off (`journal_size=0`) every read is empty."""
+
+    def __init__(self, journal: RequestJournal) -> None:
+        self.journal = journal
+
+    @property
+    def enabled(self) -> bool:
+        return self.journal.enabled
+
+    def list(self, limit: int | None = None, **filters: Any) -> list[dict[str, Any]]:
+        """Matching requests, oldest first, masked; with `limit` only the newest `limit`."""
+        return self.journal.list(JournalQuery(**filters), limit)
+
+    def count(self, **filters: Any) -> int:
+        return self.journal.count(JournalQuery(**filters))
+
+    def clear(self) -> None:
+        self.journal.clear()
+
+
+MAX_CLOCK_STEP = timedelta(days=3660)
+"""Ten years per move: each day crossed runs the billing rules, and a step this large is
+already minutes of work (the admin contract states the same bound)."""
+_SECONDS = {"days": 86_400.0, "hours": 3_600.0, "minutes": 60.0, "seconds": 1.0}
 
 
 class ClockControl:
@@ -87,24 +138,72 @@ class ClockControl:
     def advance(
         self, *, days: float = 0, hours: float = 0, minutes: float = 0, seconds: float = 0
     ) -> DayReport:
-        step = timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
-        if step < timedelta(0):
-            raise ValueError("the clock only moves forward; restore a snapshot or reset to go back")
-        return self._store.advance(self._store.now + step)
+        """Forward by the parts, which add up; `ValueError` (nothing moved) when a part is
+        negative or not finite, or together they pass `MAX_CLOCK_STEP`."""
+        parts = {"days": days, "hours": hours, "minutes": minutes, "seconds": seconds}
+        total = 0.0
+        for name, value in parts.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{name} must be a number, got {value!r}")  # noqa: TRY004 - one error family for any bad argument
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(
+                    f"{name} must be a finite number >= 0 (the clock only moves forward; "
+                    "restore a snapshot or reset to go back)"
+                )
+            total += float(value) * _SECONDS[name]
+        if total > MAX_CLOCK_STEP.total_seconds():
+            raise ValueError(f"the clock moves at most {MAX_CLOCK_STEP.days} days at a time")
+        return self._store.advance(self._store.now + timedelta(seconds=total))
 
     def set(self, moment: datetime) -> DayReport:
         if moment.tzinfo is None:
             raise ValueError("the time must carry a UTC offset (for example 2026-12-01T00:00:00Z)")
+        now = self._store.now
+        if moment < now:
+            raise ValueError("the clock only moves forward; restore a snapshot or reset to go back")
+        if moment - now > MAX_CLOCK_STEP:
+            raise ValueError(f"the clock moves at most {MAX_CLOCK_STEP.days} days at a time")
         return self._store.advance(moment)
+
+
+class RateLimitControl:
+    """The rate limiter's policies: `set("20/s", "getBalance=5/min")`, `list()`, `clear()`."""
+
+    def __init__(self, limiter: RateLimiter, operations: Mapping[str, bool]) -> None:
+        self._limiter, self._operations = limiter, operations
+
+    def set(self, *limits: str, where: str = "limits") -> list[dict[str, object]]:
+        """Replace every policy (all or none; every bucket starts full); `RateLimitError`
+        naming the bad one (`limits[1]: ...`)."""
+        parsed = [
+            parse_policy(text, self._operations, f"{where}[{index}]")
+            for index, text in enumerate(limits)
+        ]
+        self._limiter.replace(parsed, where)
+        return self.list()
+
+    def list(self) -> list[dict[str, object]]:
+        return [policy.to_dict() for policy in self._limiter.policies]
+
+    def clear(self) -> None:
+        self._limiter.replace(())
 
 
 class SimulatorControl:
     def __init__(
-        self, store: BillingStore, registry: FaultRegistry, operations: Mapping[str, bool]
+        self,
+        store: BillingStore,
+        registry: FaultRegistry,
+        operations: Mapping[str, bool],
+        journal: RequestJournal | None = None,
+        *,
+        limiter: RateLimiter,
     ) -> None:
         self.store = store
         self.faults = FaultControl(registry, operations)
         self.clock = ClockControl(store)
+        self.rate_limits = RateLimitControl(limiter, operations)
+        self.requests = JournalControl(journal or RequestJournal(0))
 
     def info(self) -> dict[str, Any]:
         """Tenants, API keys, sample customers and identifiers of the live state."""

@@ -12,18 +12,26 @@ from __future__ import annotations
 import hmac
 import os
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable
 from urllib.parse import parse_qsl
 
 import orjson
 from starlette.datastructures import Headers
-from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
 from billing_toolkit.contract.operations import Operation
+from billing_toolkit.simulator.body import BodyTooLarge, declared_length, read_body
 from billing_toolkit.simulator.handlers.context import OperationContext
-from billing_toolkit.simulator.problems import PROBLEM, Reply, infrastructure, invalid, unauthorized
+from billing_toolkit.simulator.prefer import PreferRefused, parse_prefer, preferred_reply
+from billing_toolkit.simulator.problems import (
+    PROBLEM,
+    Reply,
+    infrastructure,
+    invalid,
+    too_large,
+    unauthorized,
+)
+from billing_toolkit.simulator.rate_limit import refusal
 from billing_toolkit.simulator.runtime import Runtime
 from billing_toolkit.simulator.state.models import Tenant
 from billing_toolkit.simulator.validation import (
@@ -32,22 +40,38 @@ from billing_toolkit.simulator.validation import (
     IncomingRequest,
     RequestRejected,
 )
+from billing_toolkit.simulator.validation.messages import OutgoingResponse
 
-Authenticator = Callable[[Mapping[str, str]], tuple[Tenant | None, Reply | None]]
+Authenticator = Callable[[Headers], tuple[Tenant | None, Reply | None]]
+
+TWO_CREDENTIALS = "Send exactly one Authorization header."
+"""Two `Authorization` headers are refused, never resolved: a proxy that reads the first
+and an API that reads the last would authenticate different callers."""
 
 
-def bearer_token(headers: Mapping[str, str]) -> str | None:
-    scheme, _, token = headers.get("authorization", "").partition(" ")
+def bearer_token(headers: Headers) -> str | None:
+    """The bearer token of the one `Authorization` header (None: absent, not a bearer, or
+    sent more than once)."""
+    values = headers.getlist("authorization")
+    if len(values) != 1:
+        return None
+    scheme, _, token = values[0].partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _credentials_refused(headers: Headers, detail: str) -> Reply:
+    return unauthorized(TWO_CREDENTIALS if len(headers.getlist("authorization")) > 1 else detail)
 
 
 def tenant_authenticator(runtime: Runtime) -> Authenticator:
     """Billing: the bearer key names the tenant; anything else is 401."""
 
-    def authenticate(headers: Mapping[str, str]) -> tuple[Tenant | None, Reply | None]:
+    def authenticate(headers: Headers) -> tuple[Tenant | None, Reply | None]:
         token = bearer_token(headers)
         tenant = runtime.store.tenant_for_key(token) if token else None
-        return (tenant, None) if tenant is not None else (None, unauthorized())
+        if tenant is not None:
+            return tenant, None
+        return None, _credentials_refused(headers, "A valid bearer API key is required.")
 
     return authenticate
 
@@ -56,11 +80,11 @@ def admin_authenticator(runtime: Runtime) -> Authenticator:
     """Admin: the bearer token must be the configured admin token (constant-time compare)."""
     expected = runtime.config.admin_token.encode()
 
-    def authenticate(headers: Mapping[str, str]) -> tuple[Tenant | None, Reply | None]:
+    def authenticate(headers: Headers) -> tuple[Tenant | None, Reply | None]:
         token = bearer_token(headers)
         if token is not None and hmac.compare_digest(token.encode(), expected):
             return None, None
-        return None, unauthorized("A valid admin token is required.")
+        return None, _credentials_refused(headers, "A valid admin token is required.")
 
     return authenticate
 
@@ -90,15 +114,8 @@ def new_request_id() -> str:
     return "req-" + f"{_ids.getrandbits(64):016x}".translate(_HEX_TO_LETTERS)
 
 
-class Rendered(NamedTuple):
-    """A reply as bytes on its way out (one per request: a NamedTuple, cheaper to build
-    than a frozen dataclass)."""
-
-    status: int
-    headers: dict[str, str]
-    media_type: str
-    body: bytes
-    parsed: Any
+Rendered = OutgoingResponse
+"""A reply as bytes on its way out: what the validators check is what is sent."""
 
 
 def render(reply: Reply, request_id: str, path: str) -> Rendered:
@@ -140,15 +157,7 @@ def checked(
     if not runtime.config.validate_responses:
         return rendered
     try:
-        validator.validate_response(
-            operation_id,
-            incoming,
-            rendered.status,
-            rendered.headers,
-            rendered.media_type,
-            rendered.body,
-            rendered.parsed,
-        )
+        validator.validate_response(operation_id, incoming, rendered)
     except ContractViolation as violation:
         runtime.log.error(
             "contract violation: %s",
@@ -159,18 +168,6 @@ def checked(
             raise
         return render(infrastructure(500), request_id, incoming.path)
     return rendered
-
-
-async def read_body(receive: Receive) -> bytes:
-    """The whole request body, as Starlette's `Request.body()` reads it."""
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise ClientDisconnect()
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
 
 
 def query_items(scope: Scope) -> list[tuple[str, str]]:
@@ -197,15 +194,66 @@ class OperationEndpoint:
     ) -> None:
         self.runtime, self.validator, self.authenticate = runtime, validator, authenticate
         self.operation, self.handler = operation, handler
+        self.serves_billing = runtime.billing.operations.get(operation.operation_id) is operation
+        """Billing, not `/_sim`: only billing is rate-limited and answers `Prefer`."""
+
+    def _chosen(self, headers: Headers, tenant: Tenant | None, request_id: str) -> Reply | None:
+        """The limiter's 429 or the response `Prefer` asks for; None: serve the request;
+        `PreferRefused` when the operation documents no such response.
+
+        After authentication (an anonymous caller gets its 401 whatever it prefers), before
+        the body is read: a refused or chosen answer runs no billing and changes no state."""
+        runtime = self.runtime
+        if tenant is not None and runtime.limiter.active:
+            decision = runtime.limiter.take(tenant.tenant_id, self.operation.operation_id)
+            if decision is not None and not decision.verdict.allowed:
+                return refusal(decision)
+        values = headers.getlist("prefer")
+        if not values:
+            return None
+        try:
+            preference = parse_prefer(values)
+        except PreferRefused:
+            if runtime.config.allow_prefer:
+                raise
+            return None
+        if not preference.chosen:
+            return None
+        if not runtime.config.allow_prefer:
+            runtime.log.warning(
+                "ignored Prefer code/example: not allowed (serve with --allow-prefer)",
+                extra={"request_id": request_id},
+            )
+            return None
+        return preferred_reply(self.operation, preference)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request_id = request_id_in(scope)
         state = scope["state"]
         operation_id = state["operation_id"] = self.operation.operation_id
         headers = Headers(scope=scope)
+        # Who is asking is settled before a byte of the body is read: an anonymous caller
+        # cannot make the server buffer anything.
+        tenant, reply = self.authenticate(headers) if self.operation.requires_auth else (None, None)
+        state["tenant"] = tenant.tenant_id if tenant else None
+        if reply is None and self.serves_billing:
+            try:
+                reply = self._chosen(headers, tenant, request_id)
+            except PreferRefused as refused:
+                # the simulator's answer about its own test header (as for X-Sim-Fault): a
+                # 400 even where the operation documents none, so it is not checked
+                await send_rendered(send, render(refused.reply, request_id, scope["path"]))
+                return
         # An operation without a request body ignores one (both engines do), so neither
         # its type nor the receive channel is looked at: most requests are such GETs.
-        takes_body = self.operation.body_media is not None
+        takes_body = self.operation.body_media is not None and reply is None
+        body = b""
+        if takes_body:
+            limit = self.runtime.config.max_body_bytes
+            try:
+                body = await read_body(receive, limit, declared_length(scope["headers"]))
+            except BodyTooLarge as error:
+                reply = too_large(error.limit)
         incoming = IncomingRequest(
             method=scope["method"],
             path=scope["path"],
@@ -213,10 +261,8 @@ class OperationEndpoint:
             query=query_items(scope),
             headers=headers,
             content_type=headers.get("content-type", "") if takes_body else "",
-            body=await read_body(receive) if takes_body else b"",
+            body=body,
         )
-        tenant, reply = self.authenticate(headers) if self.operation.requires_auth else (None, None)
-        state["tenant"] = tenant.tenant_id if tenant else None
         if reply is None:
             reply = _handle(
                 self.runtime,

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.contract.operations import Operation
 from billing_toolkit.simulator.config import ADMIN_PREFIX
-from billing_toolkit.simulator.endpoint import bearer_token, checked, send_rendered
+from billing_toolkit.simulator.endpoint import bearer_token, checked, render, send_rendered
 from billing_toolkit.simulator.faults import socket as sockets
 from billing_toolkit.simulator.faults.kinds import KINDS
 from billing_toolkit.simulator.faults.rules import (
@@ -31,9 +31,14 @@ from billing_toolkit.simulator.faults.rules import (
     RequestFacts,
     parse_header,
 )
-from billing_toolkit.simulator.problems import customer_not_found, infrastructure, invoice_not_found
+from billing_toolkit.simulator.problems import (
+    customer_not_found,
+    infrastructure,
+    invalid,
+    invoice_not_found,
+)
 from billing_toolkit.simulator.runtime import Runtime
-from billing_toolkit.simulator.validation import IncomingRequest
+from billing_toolkit.simulator.validation import FieldError, IncomingRequest
 
 FAULT_HEADER = b"x-sim-fault"
 
@@ -94,12 +99,17 @@ class FaultMiddleware:
             tenant=tenant.tenant_id if tenant else None,
             customer=path_params.get("accountNumber") or query.get("account_number"),
         )
-        decision = self.runtime.faults.decide(
-            facts, state["request_id"], self._header_rule(headers, operation, state)
-        )
+        try:
+            header_rule = self._header_rule(headers, operation, state)
+        except FaultRuleError as error:
+            # a fault QA asked for and would not get: said, never a silent 200
+            errors = [FieldError("header.X-Sim-Fault", problem) for problem in error.problems]
+            await send_rendered(send, render(invalid(errors), state["request_id"], scope["path"]))
+            return
+        decision = self.runtime.faults.decide(facts, state["request_id"], header_rule)
         state["faults"] = decision.fired
         if decision.delay_s > 0:
-            await self.runtime.config.clock.sleep(decision.delay_s)
+            await self.runtime.holds.wait(decision.delay_s)
         if decision.terminal is None:
             await self.app(scope, receive, send)
             return
@@ -120,15 +130,7 @@ class FaultMiddleware:
                 extra={"request_id": state["request_id"]},
             )
             return None
-        try:
-            return parse_header(
-                value, self.runtime.control.faults.operations, operation.operation_id
-            )
-        except FaultRuleError as error:
-            self.runtime.log.warning(
-                "ignored X-Sim-Fault: %s", error, extra={"request_id": state["request_id"]}
-            )
-            return None
+        return parse_header(value, self.runtime.control.faults.operations, operation.operation_id)
 
     async def _perform(
         self,
@@ -170,7 +172,7 @@ class FaultMiddleware:
         elif rule.kind in ("timeout", "connection_reset", "connection_drop") and transport is None:
             raise sockets.emulated(rule.kind)
         elif rule.kind == "timeout":
-            await self.runtime.config.clock.sleep(rule.params["hold_s"])
+            await self.runtime.holds.wait(rule.params["hold_s"])
             await answer(infrastructure(504))
         elif rule.kind == "connection_reset":
             await sockets.reset(transport)
@@ -215,5 +217,5 @@ class FaultMiddleware:
                         "more_body": True,
                     }
                 )
-                await self.runtime.config.clock.sleep(pause)
+                await self.runtime.holds.wait(pause)
             await send({"type": "http.response.body", "body": b""})

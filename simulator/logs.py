@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import sys
 import time
 from collections.abc import Mapping
@@ -17,7 +18,7 @@ from typing import Any, TextIO
 
 import orjson
 
-from billing_toolkit.contract.masking import mask
+from billing_toolkit.contract.masking import mask_all
 
 FIELDS = (
     "request_id", "method", "path", "query", "operation_id", "status",
@@ -26,8 +27,9 @@ FIELDS = (
 
 
 _KNOWN_FIELDS = frozenset(FIELDS)
-"""Of these, `request_id`, `path` and `query` can carry client text and are masked; the
-rest are codes, numbers and kinds we set."""
+"""Of these, `request_id`, `path` and `query` can carry client text: they are
+percent-decoded, then identifiers masked and token-shaped values redacted (`mask_all`);
+the rest are codes, numbers and kinds we set."""
 
 
 class _Timestamps:
@@ -45,9 +47,12 @@ class _Timestamps:
         return f"{self._prefix}.{int((created - second) * 1000):03d}Z"
 
 
-_masked_text = functools.lru_cache(maxsize=4096)(mask)
-"""`mask` remembered per distinct text: a request line's path and query repeat (tests and
-load ask for the same few accounts), and the regex walk is most of a line's cost."""
+_masked_text = functools.lru_cache(maxsize=4096)(mask_all)
+"""`mask_all` remembered per distinct text: a request line's path and query repeat (tests
+and load ask for the same few accounts), and the regex walk is most of a line's cost."""
+_OUR_REQUEST_ID = re.compile(r"req-[a-p]{16}")
+"""The ids the simulator makes (`endpoint.new_request_id`): no digit, no secret, nothing to
+mask. Any other id is the client's text and is masked like the path."""
 
 
 def _line(
@@ -61,11 +66,12 @@ def _line(
         "ts": timestamps.format(created),
         "level": level,
         "logger": logger,
-        "message": mask(message),
+        "message": _masked_text(message),  # messages repeat ("request")
         **fields,
     }
-    if request_id := line.get("request_id"):
-        line["request_id"] = mask(request_id)  # new on every line: not worth remembering
+    request_id = line.get("request_id")
+    if request_id and not (request_id.startswith("req-") and _OUR_REQUEST_ID.fullmatch(request_id)):
+        line["request_id"] = mask_all(request_id)  # a client's: a key in it is redacted
     if path := line.get("path"):
         line["path"] = _masked_text(path)
     if query := line.get("query"):
@@ -90,7 +96,7 @@ class JsonFormatter(logging.Formatter):
             {name: record.__dict__[name] for name in FIELDS if name in record.__dict__},
         )
         if record.exc_info:
-            line["exception"] = mask(self.formatException(record.exc_info))
+            line["exception"] = mask_all(self.formatException(record.exc_info))
         return orjson.dumps(line).decode()
 
 

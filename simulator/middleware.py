@@ -16,6 +16,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.simulator.endpoint import new_request_id
+from billing_toolkit.simulator.journal_layer import JournalRecorder
 from billing_toolkit.simulator.logs import log_fields
 from billing_toolkit.simulator.runtime import Runtime
 
@@ -32,8 +33,11 @@ def _request_id(scope: Scope) -> str:
 
 
 class RequestContextMiddleware:
-    def __init__(self, app: ASGIApp, runtime: Runtime) -> None:
-        self.app, self.runtime = app, runtime
+    def __init__(
+        self, app: ASGIApp, runtime: Runtime, recorder: JournalRecorder | None = None
+    ) -> None:
+        """`recorder`: the request journal's, told of each request's start and end."""
+        self.app, self.runtime, self.recorder = app, runtime, recorder
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -45,20 +49,30 @@ class RequestContextMiddleware:
         header = (_REQUEST_ID, request_id.encode())
         started = time.perf_counter()
         status: int | None = None
+        mark = None
+        if self.recorder is not None:
+            receive, mark = self.recorder.begin(scope, receive)
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, mark
             if message["type"] == "http.response.start":
                 status = message["status"]
                 headers = message.get("headers", [])
                 if header not in headers:  # endpoints set it already; a redirect does not
                     headers = [item for item in headers if item[0].lower() != _REQUEST_ID]
                     message = {**message, "headers": [*headers, header]}
+            elif mark is not None and not message.get("more_body"):
+                # journaled before the last byte leaves: a client that asks the journal
+                # right after its answer finds its request there
+                self.recorder.end(scope, mark, status, time.perf_counter() - started)  # type: ignore[union-attr]
+                mark = None
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            if mark is not None:  # no complete answer: cut, reset or crashed
+                self.recorder.end(scope, mark, status, time.perf_counter() - started)  # type: ignore[union-attr]
             if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
                 log_fields(
                     self.runtime.log,

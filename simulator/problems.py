@@ -29,6 +29,15 @@ TITLES = {
 }
 
 
+QUOTE_LIMIT = 200
+"""Characters of client text an error message may carry: a 5 MB field is named, not echoed."""
+
+
+def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`text` cut to `limit` characters, an ellipsis saying it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(slots=True)
 class Reply:
     status: int
@@ -50,11 +59,11 @@ def problem(
         "type": PROBLEM_BASE + code,
         "title": title or TITLES[code],
         "status": status,
-        "detail": detail,
+        "detail": capped(detail),
         "code": code,
     }
     if errors:
-        body["errors"] = [{"field": e.field, "message": e.message} for e in errors]
+        body["errors"] = [{"field": capped(e.field), "message": capped(e.message)} for e in errors]
     return Reply(status, body, headers or {}, PROBLEM)
 
 
@@ -62,6 +71,14 @@ def invalid(errors: list[FieldError], status: int = 400) -> Reply:
     """400 (malformed) or 422 (well-formed, unacceptable); `detail` names the first field."""
     first = errors[0]
     return problem(status, "validation_error", f"{first.field}: {first.message}", errors=errors)
+
+
+def too_large(limit: int) -> Reply:
+    """413: the body passed the configured limit (it was not read further)."""
+    error = FieldError("body", f"is larger than the limit of {limit} bytes")
+    return problem(
+        413, "validation_error", f"body: {error.message}", title="Payload too large", errors=[error]
+    )
 
 
 def customer_not_found() -> Reply:

@@ -13,9 +13,12 @@ from billing_toolkit.contract.operations import Contract, load_contract
 from billing_toolkit.simulator.config import SimulatorConfig
 from billing_toolkit.simulator.control import SimulatorControl
 from billing_toolkit.simulator.faults.events import EventLog
+from billing_toolkit.simulator.faults.holds import FaultHolds
 from billing_toolkit.simulator.faults.registry import FaultRegistry, operations_with_404
 from billing_toolkit.simulator.faults.scenario import load_scenario
+from billing_toolkit.simulator.journal import RequestJournal
 from billing_toolkit.simulator.pagination import Cursors
+from billing_toolkit.simulator.rate_limit import RateLimiter, parse_policy
 from billing_toolkit.simulator.state import dataset
 from billing_toolkit.simulator.state.persistence import (
     MemoryPersistence,
@@ -42,14 +45,31 @@ class Runtime:
     faults: FaultRegistry
     control: SimulatorControl
     log: logging.Logger
+    holds: FaultHolds
+    """Fault waits (held timeouts, delays) that a stopping server ends at once."""
+    limiter: RateLimiter
+    """Token buckets per API key (inactive unless a policy is set)."""
+
+
+class StateMismatch(ValueError):
+    """The state file was made with another seed than the one asked for."""
 
 
 def open_store(config: SimulatorConfig) -> BillingStore:
-    """The saved state when `state_path` holds one, else a fresh dataset (saved if persistent)."""
+    """The saved state when `state_path` holds one, else a fresh dataset (saved if persistent).
+
+    A saved state must have been made with `config.seed` (a reset to another seed records
+    the new one): a mismatch is refused, never silently served."""
     persistence: Persistence = (
         SQLitePersistence(Path(config.state_path)) if config.state_path else MemoryPersistence()
     )
     state = persistence.load()
+    if state is not None and state.seed != config.seed:
+        # serving another seed's data under this one would break "same seed, same data"
+        raise StateMismatch(
+            f"{config.state_path} holds the dataset of seed {state.seed}, not {config.seed}:"
+            f" serve it with --seed {state.seed}, or give another --state file"
+        )
     if state is None:
         state = dataset.generate(config.seed, config.customers_per_tenant, config.start_time)
         persistence.save_all(state)
@@ -64,7 +84,12 @@ def build_runtime(config: SimulatorConfig) -> Runtime:
         config.clock, EventLog(), config.seed if config.fault_seed is None else config.fault_seed
     )
     store = open_store(config)
-    control = SimulatorControl(store, registry, operations)
+    limiter = RateLimiter(
+        config.clock, [parse_policy(text, billing.operations) for text in config.rate_limits]
+    )
+    control = SimulatorControl(
+        store, registry, operations, RequestJournal(config.journal_size), limiter=limiter
+    )
     if config.scenario is not None:
         scenario = (
             load_scenario(config.scenario, operations)
@@ -84,4 +109,6 @@ def build_runtime(config: SimulatorConfig) -> Runtime:
         faults=registry,
         control=control,
         log=logging.getLogger(LOGGER_NAME),
+        holds=FaultHolds(config.clock),
+        limiter=limiter,
     )

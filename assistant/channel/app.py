@@ -17,21 +17,19 @@ from contextlib import asynccontextmanager
 
 import httpx
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
-from billing_toolkit.assistant.channel import handoff_api, webhook
+from billing_toolkit.assistant.channel import console, handoff_api, health, webhook
 from billing_toolkit.assistant.channel.config import ChannelConfig
 from billing_toolkit.assistant.channel.graph_sender import GraphSender, Sleep
 from billing_toolkit.assistant.channel.send_retry import SendBudget
-from billing_toolkit.assistant.channel.service import DEFAULT_WORKERS, ChannelService
+from billing_toolkit.assistant.channel.service import (
+    DEFAULT_LEASE_SECONDS,
+    DEFAULT_POLL_SECONDS,
+    DEFAULT_WORKERS,
+    ChannelService,
+)
 from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnRunner
 from billing_toolkit.assistant.store import SqlConversationStore
-
-
-async def health(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
 
 
 def create_channel_app(
@@ -44,6 +42,8 @@ def create_channel_app(
     rng: random.Random | None = None,
     budget: SendBudget | None = None,
     workers: int = DEFAULT_WORKERS,
+    lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    poll_seconds: float = DEFAULT_POLL_SECONDS,
 ) -> Starlette:
     """The service for `config`'s tenants. `http` defaults to a client the app opens and
     closes with its lifespan; a given one is the caller's to close."""
@@ -54,7 +54,8 @@ def create_channel_app(
         client = http or httpx.AsyncClient()
         options = {"sleep": sleep} if sleep is not None else {}
         sender = GraphSender(config.graph_api_url, client, budget=budget, rng=rng, **options)
-        service = ChannelService(config, store, runner, sender, workers=workers)
+        service = ChannelService(config, store, runner, sender, workers=workers,
+                                 lease_seconds=lease_seconds, poll_seconds=poll_seconds)
         app.state.channel = service
         await service.start()
         try:
@@ -64,5 +65,6 @@ def create_channel_app(
             if http is None:
                 await client.aclose()
 
-    routes = [Route("/healthz", health, methods=["GET"]), *webhook.ROUTES, *handoff_api.ROUTES]
+    routes = [*health.ROUTES, *webhook.ROUTES, *handoff_api.ROUTES,
+              console.mount()]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -29,9 +29,10 @@ from billing_toolkit.assistant.channel.app import create_channel_app
 from billing_toolkit.assistant.channel.config import ChannelConfig, ConfigError, load_channel_config
 from billing_toolkit.assistant.channel.deliveries import text_delivery
 from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
-from billing_toolkit.assistant.channel.service import DEFAULT_WORKERS
+from billing_toolkit.assistant.channel.service import DEFAULT_LEASE_SECONDS, DEFAULT_WORKERS
 from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, sign
 from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnHandler
+from billing_toolkit.assistant.commands.arguments import port, whole
 from billing_toolkit.assistant.runtime import (
     ENV_STORE_DSN,
     NARRATORS,
@@ -39,11 +40,15 @@ from billing_toolkit.assistant.runtime import (
     open_assistant,
 )
 from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
+from billing_toolkit.assistant.store.single_process import sole_process
 from billing_toolkit.assistant.text.identifiers import normalize_phone
 
 CONFIG_ENV = "ASSISTANT_CHANNEL_CONFIG"
 DEFAULT_STORE_DSN = "sqlite:///conversations.sqlite3"
 _USAGE_ERROR = 2
+MAX_WORKERS = 256
+"""Turns at once; each holds a thread and the store's lock in turn, so more only queue."""
+MAX_LEASE_SECONDS = 3600
 
 
 def register(subparsers: Any) -> None:
@@ -62,16 +67,21 @@ def register(subparsers: Any) -> None:
                        help="Graph API base URL, overriding the file's graph_api_url (e.g. a "
                             "fake-graph at http://127.0.0.1:9000/v21.0)")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
-                       help="turns processed at once (default 4)")
+    serve.add_argument("--port", type=port, default=8000, help="1-65535 (default 8000)")
+    serve.add_argument("--workers", type=whole(1, MAX_WORKERS), default=DEFAULT_WORKERS,
+                       help=f"turns processed at once, 1-{MAX_WORKERS} (default 4)")
+    serve.add_argument("--lease-seconds", type=whole(1, MAX_LEASE_SECONDS),
+                       default=int(DEFAULT_LEASE_SECONDS),
+                       help="how long a conversation stays a dead replica's before another "
+                            f"replica takes it over, 1-{MAX_LEASE_SECONDS} (default "
+                            f"{int(DEFAULT_LEASE_SECONDS)})")
     serve.add_argument("--log-level", default="info",
                        choices=["debug", "info", "warning", "error"])
     serve.set_defaults(handler=_serve)
 
     fake = subparsers.add_parser("fake-graph", help="a local Graph API that prints the replies")
     fake.add_argument("--host", default="127.0.0.1")
-    fake.add_argument("--port", type=int, default=9000)
+    fake.add_argument("--port", type=port, default=9000, help="1-65535 (default 9000)")
     fake.set_defaults(handler=_fake_graph)
 
     send = subparsers.add_parser("webhook-send",
@@ -96,7 +106,9 @@ def open_pipelines(config: ChannelConfig, base: AssistantConfig, store: SqlConve
     for tenant in config.tenants:
         tenant_config = replace(base, tenant=tenant.tenant,
                                 api_key=tenant.billing_api_key.value,
-                                base_url=tenant.billing_api_url or base.base_url)
+                                base_url=tenant.billing_api_url or base.base_url,
+                                settings=replace(base.settings, two_factor_self_service=(
+                                    tenant.two_factor_self_service)))
         assistant = resources.enter_context(
             open_assistant(tenant_config, store=store, **runtime_options))
         pipelines[tenant.tenant] = assistant.pipeline
@@ -151,16 +163,15 @@ def _serve(args: argparse.Namespace) -> int:
                                   else None)
     if config_path is None:
         return _fail(f"--config (or ${CONFIG_ENV}) must name the tenants file")
-    if args.workers < 1:
-        return _fail("--workers must be at least 1")
     with ExitStack() as resources:
         try:
             config = load_channel_config(config_path)
             if args.graph_url:
                 config = replace(config, graph_api_url=args.graph_url.rstrip("/"))
             base = AssistantConfig.from_env(kb_dsn=args.kb_dsn, narrator=args.narrator)
-            store = open_conversation_store(
-                args.store or os.environ.get(ENV_STORE_DSN) or DEFAULT_STORE_DSN)
+            dsn = args.store or os.environ.get(ENV_STORE_DSN) or DEFAULT_STORE_DSN
+            resources.enter_context(sole_process(dsn))
+            store = open_conversation_store(dsn)
             resources.callback(store.close)
             factory = open_pipelines(config, base, store, resources)
         except (ConfigError, ValueError) as exc:
@@ -168,7 +179,8 @@ def _serve(args: argparse.Namespace) -> int:
         except Exception as exc:  # noqa: BLE001 — e.g. a database that is unreachable
             return _fail(f"cannot start: {type(exc).__name__}: {exc}")
         _configure_logging(args.log_level)
-        app = create_channel_app(config, store, factory, workers=args.workers)
+        app = create_channel_app(config, store, factory, workers=args.workers,
+                                 lease_seconds=args.lease_seconds)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                     access_log=False)
     return 0

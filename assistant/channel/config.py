@@ -16,6 +16,8 @@ be committed and the secrets stay in the deployment's environment. A secret is w
         billing_api_key_env: FIBRANET_BILLING_API_KEY
         agent_token_env: FIBRANET_AGENT_TOKEN
         billing_api_url: http://billing.fibranet.internal   # optional override
+        two_factor_self_service: false   # optional; true lets a phone not on the account
+                                         # prove identity with account number + national ID
 
 Bias: refuse to start. A missing variable, a number claimed by two tenants or an agent token
 shared by two tenants is an error naming the culprit, never a silent fallback.
@@ -68,6 +70,8 @@ class TenantChannel:
     agent_token: Secret
     """Bearer token of this operator's agents on the handoff API."""
     billing_api_url: str | None = None
+    two_factor_self_service: bool = False
+    """The operator's opt-in to `PipelineSettings.two_factor_self_service`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +123,12 @@ def _tenant(entry: Any, index: int, defaults: Mapping[str, Any],
     secrets = {key: _secret(entry, key, where, environ) for key in _SECRETS}
     url = _text(entry, "billing_api_url", where, required=False) or defaults.get(
         "billing_api_url")
+    two_factor = entry.get("two_factor_self_service", False)
+    if not isinstance(two_factor, bool):
+        raise ConfigError(f"{where}: `two_factor_self_service` must be true or false (unquoted), "
+                          f"got {two_factor!r}")
     return TenantChannel(tenant=name, phone_number_ids=tuple(numbers), billing_api_url=url,
-                         **secrets)
+                         two_factor_self_service=two_factor, **secrets)
 
 
 def _check_unique(tenants: tuple[TenantChannel, ...]) -> None:

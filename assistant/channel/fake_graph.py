@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -29,6 +29,8 @@ def create_fake_graph_app(show: Callable[[str], None] = print) -> Starlette:
         try:
             body = json.loads(await request.body())
             to, text = str(body["to"]), str(body["text"]["body"])
+        except ClientDisconnect:  # the sender died mid-request: nothing was sent
+            return Response(status_code=499)
         except (ValueError, KeyError, TypeError):
             return JSONResponse({"error": {"message": "expected a text message", "code": 100}},
                                 status_code=400)

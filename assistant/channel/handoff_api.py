@@ -11,15 +11,13 @@ an agent sees only their operator's conversations, and another operator's conver
 answers exactly like one that does not exist. Phones are E.164; in a path, write the `+` as
 `%2B` or leave it out. Take-over and release wait for a turn in progress on that conversation
 to finish (see `ChannelService.conversation_lock`), so the bot's last turn cannot overwrite
-them.
+them. Bodies are bounded before they are read (64 KiB) and their nesting before they are
+parsed (`json_body`); an agent's text the store cannot hold exactly (half an emoji) is
+refused, since the agent can fix it — unlike a subscriber's, which is repaired.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hmac
-import json
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,7 +25,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from billing_toolkit.assistant.channel import handoff_actions as actions
 from billing_toolkit.assistant.channel.config import TenantChannel
+from billing_toolkit.assistant.channel.handoff_actions import (
+    Refused,
+    checked_agent_id,
+    checked_text,
+    parse_phone,
+    parse_state,
+)
+from billing_toolkit.assistant.channel.json_body import BodyProblem, parse_json, read_body
 from billing_toolkit.assistant.channel.problems import problem
 from billing_toolkit.assistant.channel.service import ChannelService
 from billing_toolkit.assistant.store import (
@@ -36,11 +43,9 @@ from billing_toolkit.assistant.store import (
     EscalationRecord,
     HistoryEntry,
 )
-from billing_toolkit.assistant.text.identifiers import normalize_phone
 
-_AGENT_ID = re.compile(r"^[A-Za-z0-9._@-]{1,64}$")
-MAX_TEXT = 4096
-"""WhatsApp's limit for the body of a text message."""
+MAX_BODY_BYTES = 64 * 1024
+"""Room for a text of `MAX_TEXT` characters written as six-byte JSON escapes, and then some."""
 
 
 def _service(request: Request) -> ChannelService:
@@ -53,11 +58,7 @@ def _tenant(request: Request) -> TenantChannel | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         return None
-    found = None
-    for tenant in _service(request).config.tenants:
-        if hmac.compare_digest(tenant.agent_token.value.encode(), token.strip().encode()):
-            found = tenant
-    return found
+    return actions.tenant_by_agent_token(_service(request).config, token)
 
 
 TenantEndpoint = Callable[[Request, TenantChannel], Awaitable[Response]]
@@ -66,13 +67,16 @@ ConversationEndpoint = Callable[[Request, TenantChannel, str], Awaitable[Respons
 
 def for_agents(endpoint: TenantEndpoint) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint, called with the tenant whose agent token the request carries (401
-    without one)."""
+    without one, before the body is read); a body or an action it refuses is answered here."""
     async def guarded(request: Request) -> Response:
         tenant = _tenant(request)
         if tenant is None:
             return problem(401, "unauthorized", "An agent bearer token of this service is "
                            "required.", headers={"WWW-Authenticate": 'Bearer realm="handoff"'})
-        return await endpoint(request, tenant)
+        try:
+            return await endpoint(request, tenant)
+        except (BodyProblem, Refused) as refused:
+            return problem(refused.status, refused.code, refused.detail)
     return guarded
 
 
@@ -80,17 +84,8 @@ def on_conversation(endpoint: ConversationEndpoint) -> Callable[[Request], Await
     """`for_agents`, and the conversation's phone from the path in E.164 (400 if it is not a
     phone)."""
     async def with_phone(request: Request, tenant: TenantChannel) -> Response:
-        raw = str(request.path_params["phone"]).strip()
-        phone = normalize_phone(raw if raw.startswith("+") else "+" + raw)
-        if phone is None:
-            return problem(400, "invalid_phone", f"{raw!r} is not an E.164 phone number (e.g. "
-                           "%2B584121234567).")
-        return await endpoint(request, tenant, phone)
+        return await endpoint(request, tenant, parse_phone(str(request.path_params["phone"])))
     return for_agents(with_phone)
-
-
-def _not_found(phone: str) -> Response:
-    return problem(404, "conversation_not_found", f"No conversation with {phone}.")
 
 
 def _escalation(record: EscalationRecord | None) -> dict[str, Any] | None:
@@ -111,18 +106,14 @@ def _conversation(conversation: Conversation) -> dict[str, Any]:
 
 def _entry(entry: HistoryEntry) -> dict[str, Any]:
     return {"direction": entry.direction, "at": entry.at.isoformat(), "kind": entry.kind,
-            "text": entry.text, "status": entry.status, "id": entry.ref}
+            "text": entry.text, "status": entry.status, "id": entry.ref, "note": entry.note}
 
 
 @for_agents
 async def list_conversations(request: Request, tenant: TenantChannel) -> Response:
-    raw = request.query_params.get("state", ConversationState.WAITING_FOR_HUMAN.value)
-    try:
-        state = ConversationState(raw)
-    except ValueError:
-        return problem(400, "invalid_state", f"state must be one of "
-                       f"{', '.join(s.value for s in ConversationState)}; got {raw!r}.")
-    found = await asyncio.to_thread(_service(request).store.in_state, tenant.tenant, state)
+    state = parse_state(request.query_params.get("state",
+                                                 ConversationState.WAITING_FOR_HUMAN.value))
+    found = await actions.in_state(_service(request), tenant.tenant, state)
     return JSONResponse({"conversations": [
         {**_conversation(item.conversation), "escalation": _escalation(item.latest_escalation)}
         for item in found]})
@@ -130,79 +121,37 @@ async def list_conversations(request: Request, tenant: TenantChannel) -> Respons
 
 @on_conversation
 async def conversation_detail(request: Request, tenant: TenantChannel, phone: str) -> Response:
-    store = _service(request).store
-    conversation = await asyncio.to_thread(store.get, tenant.tenant, phone)
-    history = await asyncio.to_thread(store.messages.history, tenant.tenant, phone)
-    if conversation.updated_at is None and not history:
-        return _not_found(phone)
-    escalations = await asyncio.to_thread(store.escalations, tenant.tenant, phone)
-    return JSONResponse({**_conversation(conversation),
-                         "escalations": [_escalation(e) for e in escalations],
-                         "messages": [_entry(e) for e in history]})
+    seen = await actions.view(_service(request), tenant.tenant, phone)
+    return JSONResponse({**_conversation(seen.conversation),
+                         "escalations": [_escalation(e) for e in seen.escalations],
+                         "messages": [_entry(e) for e in seen.history]})
 
 
 async def _field(request: Request, name: str) -> str | None:
-    """The string `name` of a JSON object body; None if the body is not one or lacks it."""
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        return None
+    """The string `name` of a JSON object body; None if the object lacks it. Raises
+    `BodyProblem` for a body too large, too deep or not JSON."""
+    body = parse_json(await read_body(request, MAX_BODY_BYTES) or b"{}", "invalid_request")
     value = body.get(name) if isinstance(body, dict) else None
     return value if isinstance(value, str) else None
 
 
-async def _agent_id(request: Request) -> str | None:
-    agent = await _field(request, "agent_id")
-    return agent if agent is not None and _AGENT_ID.match(agent) else None
-
-
 @on_conversation
 async def take_over(request: Request, tenant: TenantChannel, phone: str) -> Response:
-    agent = await _agent_id(request)
-    if agent is None:
-        return problem(400, "invalid_request", 'The body must be {"agent_id": "<1-64 of '
-                       'letters, digits, . _ @ ->"}.')
-    service = _service(request)
-    async with service.conversation_lock(tenant.tenant, phone):
-        current = await asyncio.to_thread(service.store.get, tenant.tenant, phone)
-        if current.updated_at is None:
-            return _not_found(phone)
-        if current.state is ConversationState.HUMAN_ACTIVE and current.agent_id != agent:
-            return problem(409, "already_taken",
-                           f"Agent {current.agent_id} has this conversation; they release it "
-                           "first.")
-        taken = await asyncio.to_thread(service.store.assign_agent, tenant.tenant, phone, agent)
+    agent = checked_agent_id(await _field(request, "agent_id"))
+    taken = await actions.take_over(_service(request), tenant.tenant, phone, agent)
     return JSONResponse(_conversation(taken))
 
 
 @on_conversation
 async def release(request: Request, tenant: TenantChannel, phone: str) -> Response:
-    service = _service(request)
-    async with service.conversation_lock(tenant.tenant, phone):
-        current = await asyncio.to_thread(service.store.get, tenant.tenant, phone)
-        if current.updated_at is None:
-            return _not_found(phone)
-        if current.state is ConversationState.BOT:
-            return problem(409, "not_handed_off", "The bot already has this conversation.")
-        released = await asyncio.to_thread(service.store.release_to_bot, tenant.tenant, phone)
+    released = await actions.release(_service(request), tenant.tenant, phone)
     return JSONResponse(_conversation(released))
 
 
 @on_conversation
 async def write(request: Request, tenant: TenantChannel, phone: str) -> Response:
-    text = (await _field(request, "text") or "").strip()
-    if not text or len(text) > MAX_TEXT:
-        return problem(400, "invalid_request", f'The body must be {{"text": "<1-{MAX_TEXT} '
-                       'characters>"}.')
-    service = _service(request)
-    current = await asyncio.to_thread(service.store.get, tenant.tenant, phone)
-    channel = await asyncio.to_thread(service.store.messages.last_channel, tenant.tenant, phone)
-    if current.updated_at is None or channel is None:
-        return _not_found(phone)
-    if current.state is not ConversationState.HUMAN_ACTIVE:
-        return problem(409, "not_taken_over", "Take the conversation over before writing in "
-                       "it: the bot and a person must not answer at the same time.")
-    queued = await service.send_for_agent(tenant.tenant, phone, channel, text)
+    text = checked_text(await _field(request, "text"))
+    queued = await actions.write(_service(request), tenant.tenant, phone, text)
     return JSONResponse({"id": queued.id, "status": queued.status.value, "text": queued.text},
                         status_code=202)
 

@@ -31,5 +31,9 @@ class KeyedLocks:
             else:
                 self._locks[key] = (lock, users - 1)
 
+    def busy(self, key: Hashable) -> bool:
+        """Whether someone holds or waits for `key`'s lock."""
+        return key in self._locks
+
     def __len__(self) -> int:
         return len(self._locks)

@@ -16,6 +16,7 @@ _TITLES = {
     "malformed_payload": "Malformed webhook payload",
     "payload_too_large": "Payload too large",
     "store_unavailable": "Message store unavailable",
+    "workers_stopped": "Background workers stopped",
     "unauthorized": "Unauthorized",
     "invalid_phone": "Invalid phone number",
     "invalid_state": "Invalid conversation state",

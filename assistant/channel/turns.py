@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from billing_toolkit.assistant.channel.config import TenantChannel
@@ -35,6 +36,16 @@ PipelineFactory = Callable[[TenantChannel, SqlConversationStore], TurnHandler]
 reads, so an agent's take-over silences the very pipeline that answers)."""
 
 
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    """The texts to send and, for the metrics, what the turn did (`action`: the pipeline's
+    reply/escalate/silent, or `notice`/`ignored` for non-text kinds) and why it escalated."""
+
+    texts: list[str]
+    action: str
+    reason: str = ""
+
+
 class TurnRunner:
     def __init__(self, store: SqlConversationStore, factory: PipelineFactory,
                  tenants: dict[str, TenantChannel]) -> None:
@@ -44,16 +55,19 @@ class TurnRunner:
         self._pipelines: dict[str, TurnHandler] = {}
         self._building = threading.Lock()
 
-    def replies(self, message: InboundRecord) -> list[str]:
-        """The texts to send for `message`; [] when the bot stays silent."""
+    def replies(self, message: InboundRecord) -> TurnOutcome:
+        """The texts to send for `message` (none when the bot stays silent)."""
         if message.kind == TEXT:
             result = self._pipeline(message.tenant).handle(message.phone, message.text or "")
             silent = result.action is Action.SILENT or not result.reply
-            return [] if silent else [str(result.reply)]
+            reason = result.escalation.reason.value if result.escalation else ""
+            return TurnOutcome([] if silent else [str(result.reply)], result.action.value, reason)
         if message.kind in IGNORED_KINDS:
-            return []
+            return TurnOutcome([], "ignored")
         conversation = self._store.get(message.tenant, message.phone)
-        return [text_only(conversation.language)] if pass_gate(conversation).proceed else []
+        if pass_gate(conversation).proceed:
+            return TurnOutcome([text_only(conversation.language)], "notice")
+        return TurnOutcome([], Action.SILENT.value)
 
     def _pipeline(self, tenant: str) -> TurnHandler:
         with self._building:

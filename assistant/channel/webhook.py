@@ -1,22 +1,26 @@
 """The WhatsApp Cloud API webhook: URL verification (GET) and deliveries (POST).
 
 A delivery is proven by its signature before anything else happens: a bad or missing one is
-401 and the body is neither parsed nor stored. A proven delivery is stored and acknowledged at
-once (200), and processed in the background — the platform redelivers anything not
-acknowledged within seconds, and a redelivered message is recognised by its id and not
-processed again.
+401 and the body is neither parsed nor stored. The body is bounded before it is read (3 MiB,
+WhatsApp's own limit for a webhook payload) and its nesting before it is parsed
+(`json_body`). A proven delivery is stored and acknowledged at once (200), and processed in
+the background — the platform redelivers anything not acknowledged within seconds, and a
+redelivered message is recognised by its id and not processed again. Each message of a
+delivery is stored on its own: one the store refuses does not keep the others out (they are
+stored and queued; the delivery is answered 503 so that the refused one comes again).
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import logging
+import time
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from billing_toolkit.assistant.channel.json_body import BodyProblem, parse_json, read_body
 from billing_toolkit.assistant.channel.problems import problem
 from billing_toolkit.assistant.channel.service import ChannelService
 from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, signing_secret
@@ -24,8 +28,8 @@ from billing_toolkit.assistant.channel.webhook_payload import PayloadError, inco
 
 logger = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 1024 * 1024
-"""WhatsApp deliveries are a few KB; anything near this is not one."""
+MAX_BODY_BYTES = 3 * 1024 * 1024
+"""WhatsApp's limit for a webhook payload; deliveries are a few KB."""
 
 
 def _service(request: Request) -> ChannelService:
@@ -46,10 +50,21 @@ async def verify(request: Request) -> Response:
 
 
 async def receive(request: Request) -> Response:
+    """A delivery, counted by the status it is answered with and timed to its answer."""
+    started = time.perf_counter()
+    response = await _receive(request)
+    metrics = _service(request).metrics
+    metrics.deliveries.labels(str(response.status_code)).inc()
+    metrics.ack_seconds.observe(time.perf_counter() - started)
+    return response
+
+
+async def _receive(request: Request) -> Response:
     service = _service(request)
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        return problem(413, "payload_too_large", f"A delivery is at most {MAX_BODY_BYTES} bytes.")
+    try:
+        body = await read_body(request, MAX_BODY_BYTES)
+    except BodyProblem as refused:
+        return problem(refused.status, refused.code, refused.detail)
     secrets = sorted({t.app_secret.value for t in service.config.tenants})
     secret = signing_secret(body, request.headers.get(SIGNATURE_HEADER), secrets)
     if secret is None:
@@ -58,15 +73,17 @@ async def receive(request: Request) -> Response:
                        f"{SIGNATURE_HEADER} must be sha256=<HMAC-SHA256 of the body with the "
                        "app secret>.")
     try:
-        messages = incoming_messages(json.loads(body))
-    except (ValueError, PayloadError) as exc:
+        messages = incoming_messages(parse_json(body, "malformed_payload"))
+    except BodyProblem as refused:
+        return problem(refused.status, refused.code, refused.detail)
+    except PayloadError as exc:
         return problem(400, "malformed_payload", str(exc))
-    try:
-        acceptance = await service.accept(messages, secret)
-    except Exception:
-        logger.exception("could not store a webhook delivery")
-        return problem(503, "store_unavailable", "Messages could not be stored; redeliver later.",
-                       headers={"Retry-After": "5"})
+    acceptance = await service.accept(messages, secret)
+    if acceptance.failed:
+        return problem(503, "store_unavailable",
+                       f"{acceptance.failed} of {len(messages)} message(s) could not be stored "
+                       f"({acceptance.stored} stored, {acceptance.duplicates} already stored); "
+                       "redeliver later.", headers={"Retry-After": "5"})
     return JSONResponse({"stored": acceptance.stored, "duplicates": acceptance.duplicates,
                          "ignored": acceptance.ignored})
 

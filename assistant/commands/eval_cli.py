@@ -1,7 +1,9 @@
 """`billing-assistant eval`: the scenario suite against an in-process simulator.
 
 Exit status 0 only when no reply was verified-wrong, every injected narration fault was
-caught and every scenario met its expectations; 1 otherwise; 2 for a usage problem.
+caught, every scenario met its expectations and the intent report holds the person-request
+bar (recall 100 %, false hand-overs ≤ 2 % on the held-out templates); 1 otherwise; 2 for a
+usage problem.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ from billing_toolkit.assistant.runtime import (
     open_retriever_for,
 )
 from billing_toolkit.assistant.turn.ports import Retriever
+from billing_toolkit.assistant.understanding.classifier import default_classifier
+from billing_toolkit.assistant.understanding.report import measure
+
+MAX_FALSE_HANDOVER_RATE = 0.02
+"""Clean questions the person-request stage may hand over (the recall must be 100 %)."""
 
 
 def register(subparsers: Any) -> None:
@@ -87,6 +94,10 @@ def _evaluate(args: argparse.Namespace) -> int:
     # The suite injects outages on purpose; the client's warning for each is noise here.
     logging.getLogger("client").setLevel(logging.ERROR)
     summary = summarize(run_evaluation(args))
+    intents = measure(default_classifier()).to_dict()
+    summary["intents"] = intents
+    summary["passed"] = summary["passed"] and intents["person_recall"] == 1.0 \
+        and intents["false_handover_rate"] <= MAX_FALSE_HANDOVER_RATE
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=2, default=str))
     else:

@@ -8,8 +8,9 @@ handle gives the evaluation the dataset's roles and the fault rules.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-from typing import Any, Self
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from anyio.from_thread import start_blocking_portal
 
@@ -22,12 +23,10 @@ LOCAL_BASE_URL = "http://simulator.local"
 class LocalSimulator:
     """A running in-process simulator: its app, control handle, dataset info and transport."""
 
-    def __init__(self, app: Any, control: Any, resources: ExitStack,
-                 transport: BlockingASGITransport) -> None:
+    def __init__(self, app: Any, control: Any, transport: BlockingASGITransport) -> None:
         self.app = app
         self.control = control
         self.transport = transport
-        self._resources = resources
 
     def info(self) -> dict[str, Any]:
         """`billing-sim info` of the live state (tenants, API keys, sample customers…)."""
@@ -42,19 +41,12 @@ class LocalSimulator:
                              f"expected one of {', '.join(sorted(tenants))}")
         return dict(tenants[tenant_id])
 
-    def close(self) -> None:
-        self._resources.close()
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-def start_local_simulator(seed: int = 42, customers_per_tenant: int | None = None) -> LocalSimulator:
+@contextmanager
+def start_local_simulator(seed: int = 42,
+                          customers_per_tenant: int | None = None) -> Iterator[LocalSimulator]:
     """Generate the dataset of `seed` and serve it in-process (a few seconds for 300 customers
-    per tenant). Raises ValueError for a bad seed or size."""
+    per tenant) until the `with` block ends. Raises ValueError for a bad seed or size."""
     from billing_toolkit.simulator import (  # CLI convenience only
         SimulatorConfig,
         control_of,
@@ -65,6 +57,5 @@ def start_local_simulator(seed: int = 42, customers_per_tenant: int | None = Non
     if customers_per_tenant is not None:
         config.customers_per_tenant = customers_per_tenant
     app = create_app(config)
-    resources = ExitStack()
-    portal = resources.enter_context(start_blocking_portal())
-    return LocalSimulator(app, control_of(app), resources, BlockingASGITransport(app, portal))
+    with start_blocking_portal() as portal:
+        yield LocalSimulator(app, control_of(app), BlockingASGITransport(app, portal))

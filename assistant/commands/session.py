@@ -2,7 +2,11 @@
 
 Without `--base-url` (or `BILLING_API_URL`) a command starts the simulator in-process with
 `--seed`, and uses the chosen tenant's API key from its dataset; with it, the command talks to
-that billing API with `--api-key` (or `BILLING_API_KEY`).
+that billing API with `--api-key` (or `BILLING_API_KEY`). A given billing API is tried once
+before the first turn: a URL that is not one, nothing listening there, a server that is not
+the billing API or a key it refuses is a configuration error (one line, exit 2) — the turn
+would otherwise report it as an outage and hand the subscriber to a person, with exit 0.
+A 5xx, a timeout or an open circuit is an outage, and the turn shows how it is handled.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
+from billing_toolkit.assistant.commands.arguments import USAGE_ERROR, whole
 from billing_toolkit.assistant.commands.local_simulator import (
     LOCAL_BASE_URL,
     LocalSimulator,
@@ -31,9 +36,22 @@ from billing_toolkit.assistant.runtime import (
     AssistantConfig,
     open_assistant,
 )
+from billing_toolkit.client import (
+    APIConnectionError,
+    AuthenticationError,
+    BillingClient,
+    BillingError,
+    ContractViolationError,
+    MalformedResponseError,
+    RetryPolicy,
+)
 from billing_toolkit.client.base import ENV_API_KEY, ENV_BASE_URL
 
 Handler = Callable[[argparse.Namespace], int]
+MAX_SEED = 2**63 - 1
+"""Seeds are stored as 64-bit integers."""
+MAX_CUSTOMERS = 10_000
+"""An in-process dataset generates in seconds at 300 a tenant; beyond this it is minutes."""
 
 
 class CommandError(Exception):
@@ -42,9 +60,11 @@ class CommandError(Exception):
 
 def add_simulator_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("in-process simulator (used when no billing URL is set)")
-    group.add_argument("--seed", type=int, default=42, help="dataset seed (default 42)")
-    group.add_argument("--customers", type=int, default=None,
-                       help="customers per tenant (default: the simulator's, 300)")
+    group.add_argument("--seed", type=whole(0, MAX_SEED), default=42,
+                       help="dataset seed (default 42)")
+    group.add_argument("--customers", type=whole(1, MAX_CUSTOMERS), default=None,
+                       help=f"customers per tenant, 1-{MAX_CUSTOMERS} (default: the "
+                            "simulator's, 300)")
 
 
 def add_connection_options(parser: argparse.ArgumentParser) -> None:
@@ -73,9 +93,7 @@ def config_of(args: argparse.Namespace, **overrides: object) -> AssistantConfig:
     return AssistantConfig.from_env(**(flags | overrides))
 
 
-def local_simulator_of(args: argparse.Namespace) -> LocalSimulator:
-    if args.customers is not None and args.customers < 1:
-        raise CommandError(f"--customers must be at least 1, got {args.customers}")
+def local_simulator_of(args: argparse.Namespace) -> AbstractContextManager[LocalSimulator]:
     print(f"starting the simulator in-process (seed {args.seed})…", file=sys.stderr)
     return start_local_simulator(args.seed, args.customers)
 
@@ -84,7 +102,9 @@ def local_simulator_of(args: argparse.Namespace) -> LocalSimulator:
 def open_session(args: argparse.Namespace) -> Iterator[Assistant]:
     """The assistant of `args`, on the given billing API or an in-process simulator."""
     if args.base_url:
-        with open_assistant(config_of(args)) as assistant:
+        config = config_of(args)
+        check_billing_api(config.base_url, config.api_key)
+        with open_assistant(config) as assistant:
             yield assistant
         return
     with local_simulator_of(args) as simulator:
@@ -94,6 +114,31 @@ def open_session(args: argparse.Namespace) -> Iterator[Assistant]:
             yield assistant
 
 
+CONFIGURATION_FAILURES = {
+    AuthenticationError: "refused the API key (check --api-key or ${key})",
+    APIConnectionError: "cannot be reached (check --base-url or ${url})",
+    ContractViolationError: "does not answer like the billing API (check --base-url or ${url})",
+    MalformedResponseError: "does not answer like the billing API (check --base-url or ${url})",
+}
+"""What a failed first call means about the settings; other failures are outages."""
+
+
+def check_billing_api(base_url: str | None, api_key: str | None) -> None:
+    """One authenticated call (the plan catalogue), without retries: raises CommandError when
+    the URL or the key is wrong (ValueError for a URL that is not one), returns otherwise."""
+    with BillingClient(base_url, api_key, retry=RetryPolicy(max_attempts=1)) as client:
+        try:
+            client.list_plans()
+        except tuple(CONFIGURATION_FAILURES) as error:
+            meaning = next(text for kind, text in CONFIGURATION_FAILURES.items()
+                           if isinstance(error, kind))
+            raise CommandError(f"the billing API at {client.base_url} "
+                               + meaning.format(key=ENV_API_KEY, url=ENV_BASE_URL)
+                               + f": {error}") from error
+        except BillingError:
+            return  # an outage: the turn reports it and hands over
+
+
 def guarded(handler: Handler) -> Handler:
     """Turn every configuration or input problem into one line on stderr, never a traceback."""
     def run(args: argparse.Namespace) -> int:
@@ -101,5 +146,5 @@ def guarded(handler: Handler) -> Handler:
             return handler(args)
         except (CommandError, ValueError, OperatorProfileError, RetrievalError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return 2
+            return USAGE_ERROR
     return run

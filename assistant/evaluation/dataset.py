@@ -20,6 +20,8 @@ from billing_toolkit.assistant.evaluation.scenarios import Scenario, ScenarioErr
 UNKNOWN_PHONE = "+584120000100"
 """Subscriber numbers are issued from 1000000, so no customer has this one (checked)."""
 _EN_DASH = "\u2013"
+_FULL_WIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
+"""ASCII → full-width forms (U+FF01…), as some phone keyboards send them."""
 DISCOUNT_PROBE = 400
 """How many consecutive invoice numbers to read looking for one with a negative line."""
 
@@ -138,6 +140,11 @@ class DatasetRoles:
             "invoice_oldest": lambda: str(need().invoices_by_issue()[0]["invoice_number"]),
             "invoice_latest_lower": lambda: latest().lower(),
             "invoice_latest_dashes": lambda: latest().replace("-", _EN_DASH),
+            "invoice_latest_spaced": lambda: latest().replace("-", " "),
+            "invoice_latest_underscored": lambda: latest().replace("-", "_"),
+            "invoice_latest_slashed": lambda: latest().replace("-", "/"),
+            "invoice_latest_fullwidth": lambda: latest().translate(_FULL_WIDTH),
+            "invoice_latest_no_prefix": lambda: latest().removeprefix("INV-"),
             "invoice_malformed": lambda: latest()[:-6] + latest()[-5:],
             "invoice_discounted": lambda: str(self.discounted_invoice["invoice_number"]),
             "near_first": lambda: self._pair("transposition")["first"],

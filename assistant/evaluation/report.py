@@ -93,6 +93,18 @@ def render(summary: dict[str, Any], console: Console) -> None:
                        str(len(fault["slipped"])))
     console.print(faults)
 
+    intents = summary.get("intents")
+    if intents:
+        table = Table(title=(f"intent report, held-out templates ({intents['classifier']}, "
+                             f"{intents['test_rows']} rows, accuracy {intents['accuracy']:.1%})"))
+        for column in ("intent", "precision", "recall", "support"):
+            table.add_column(column, justify="left" if column == "intent" else "right")
+        for label, figures in intents["per_intent"].items():
+            table.add_row(label, f"{figures['precision']:.1%}", f"{figures['recall']:.1%}",
+                          str(figures["support"]))
+        console.print(table)
+        console.print(f"person request: recall {intents['person_recall']:.1%}, false hand-overs "
+                      f"on clean questions {intents['false_handover_rate']:.1%}", highlight=False)
     for item in summary["verified_wrong_details"]:
         console.print(f"[red]verified-wrong[/red] {item['scenario']}: {item['wrong']}",
                       markup=True, highlight=False)

@@ -31,6 +31,8 @@ class EvidenceChunk:
     text: str
     language: str
     vector_score: float | None = None
+    kind: str = "policy"
+    """`policy`, `worked_example` or `format_sample` (`retrieval/kinds.py`)."""
 
 
 @dataclass(frozen=True, slots=True)

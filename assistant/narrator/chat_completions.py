@@ -18,7 +18,6 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -110,23 +109,50 @@ def build_payload(request: NarrationRequest, model: str) -> dict[str, object]:
             {"role": "user", "content": f"EVIDENCE:\n{_evidence_block(request)}\n\n"
                                         f"QUESTION ({request.intent.value}):\n{request.question}"},
         ],
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {"name": "grounded_reply", "strict": True, "schema": REPLY_SCHEMA},
-        },
+        "response_format": json_schema_format("grounded_reply", REPLY_SCHEMA),
     }
 
 
-def _parse(body: Any) -> Narration:
+class ChatCompletionsError(NarrationError):
+    """The endpoint gave no usable answer: transport, HTTP status, response shape or refusal."""
+
+
+def json_schema_format(name: str, schema: Mapping[str, object]) -> dict[str, object]:
+    """The `response_format` that asks for JSON matching `schema` (strict structured output)."""
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+
+
+def complete(http: httpx.Client, config: ChatCompletionsConfig,
+             payload: Mapping[str, object]) -> str:
+    """POST one request to `{base_url}/chat/completions`; the assistant message's content.
+
+    Shared by every caller of the endpoint (narrator, intent classifier), which then validate
+    the content against their own schema. Raises ChatCompletionsError naming what failed.
+    """
+    headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+    try:
+        response = http.post(f"{config.base_url}/chat/completions", json=payload,
+                             headers=headers)
+        response.raise_for_status()
+        body = response.json()
+    except httpx.HTTPStatusError as exc:
+        raise ChatCompletionsError(
+            f"chat-completions answered HTTP {exc.response.status_code}") from exc
+    except (httpx.HTTPError, ValueError) as exc:
+        raise ChatCompletionsError(f"chat-completions request failed: {exc!r}") from exc
     try:
         message = body["choices"][0]["message"]
         refusal, content = message.get("refusal"), message.get("content")
     except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise NarrationError(f"malformed chat-completions response: {exc!r}") from exc
+        raise ChatCompletionsError(f"malformed chat-completions response: {exc!r}") from exc
     if refusal:
-        raise NarrationError(f"the model refused: {refusal}")
+        raise ChatCompletionsError(f"the model refused: {refusal}")
+    return content if isinstance(content, str) else ""
+
+
+def _parse(content: str) -> Narration:
     try:
-        parsed = _Reply.model_validate(json.loads(content or ""))
+        parsed = _Reply.model_validate(json.loads(content))
     except (json.JSONDecodeError, ValidationError) as exc:
         raise NarrationError(f"the model's reply does not match the schema: {exc}") from exc
     return Narration(parsed.reply, tuple(parsed.used_chunk_ids))
@@ -144,16 +170,5 @@ class ChatCompletionsNarrator:
         return cls(ChatCompletionsConfig.from_env(environ))
 
     def narrate(self, request: NarrationRequest) -> Narration:
-        headers = ({"Authorization": f"Bearer {self._config.api_key}"}
-                   if self._config.api_key else {})
-        try:
-            response = self._http.post(f"{self._config.base_url}/chat/completions",
-                                       json=build_payload(request, self._config.model),
-                                       headers=headers)
-            response.raise_for_status()
-            body = response.json()
-        except httpx.HTTPStatusError as exc:
-            raise NarrationError(f"chat-completions answered HTTP {exc.response.status_code}") from exc
-        except (httpx.HTTPError, ValueError) as exc:
-            raise NarrationError(f"chat-completions request failed: {exc!r}") from exc
-        return _parse(body)
+        return _parse(complete(self._http, self._config,
+                               build_payload(request, self._config.model)))

@@ -6,16 +6,28 @@ es-VE form (`USD 45,00`, `Bs. 1.234,56`), and every date is the API's date writt
 names. It never adds, subtracts or rounds: a difference between two bills is only stated when
 the `bill_change` capability computed it. When the data does not have the shape it knows, it
 falls back to quoting the tool's evidence text verbatim rather than guessing.
+
+A policy answer quotes the sentences of the best chunk that share the question's content
+words, not the whole chunk; it prefers policy chunks, and quotes a worked example only
+labelled as one ("Ejemplo ilustrativo (no corresponde a tu cuenta)"), never as their bill.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from billing_toolkit.assistant.narrator.base import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.narrator.base import (
+    EvidenceChunk,
+    Narration,
+    NarrationError,
+    NarrationRequest,
+)
+from billing_toolkit.assistant.retrieval.stopwords import STOPWORDS
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.dates import format_date
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.money import format_amount
@@ -241,16 +253,118 @@ def _from_tool(w: _Writer, intent: Intent, result: ToolResult) -> str:
                    "This is what the billing system shows: ") + result.evidence_text
 
 
-def _policy(w: _Writer, request: NarrationRequest) -> Narration:
-    """Quote the chunk most similar to the question, preferring the subscriber's language."""
+def _service(w: _Writer, data: Data) -> str:
+    """The state of the subscriber's service, from their subscription."""
+    subscription = data["subscription"]
+    status = subscription["status"]
+    text = w.t(f"Según el sistema de facturación, tu servicio está "
+               f"{w.label(_SERVICE_STATUS, status)}.",
+               f"According to the billing system, your service is "
+               f"{w.label(_SERVICE_STATUS, status)}.")
+    if status == "active":
+        text += w.t(" En tu cuenta no hay una suspensión: si no tienes conexión puede ser una "
+                    "falla técnica.",
+                    " There is no suspension on your account: if you have no connection it may "
+                    "be a technical fault.")
+    return text
+
+
+def _overdue(w: _Writer, data: Data) -> str:
+    c = data["currency"]
+    if Decimal(data["overdue_amount"]) == 0:
+        return w.t("No tienes montos vencidos.", "You have nothing overdue.")
+    return w.t(f"Tienes {w.money(data['overdue_amount'], c)} vencido; al pagarlo se reconecta "
+               "el servicio.",
+               f"You have {w.money(data['overdue_amount'], c)} overdue; paying it reconnects "
+               "the service.")
+
+
+_SERVICE_PARTS: dict[str, Callable[[_Writer, Data], str]] = {"plan": _service, "balance": _overdue}
+_WORD = re.compile(r"\w+")
+_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
+MAX_SENTENCES = 3
+
+
+def _content_words(text: str) -> set[str]:
+    """Folded words minus stopwords, cut to five letters so "pago" meets "pagos"/"pagar"."""
+    return {word[:5] for word in _WORD.findall(fold(text))
+            if word not in STOPWORDS and len(word) > 2}
+
+
+def _sentences(chunk: EvidenceChunk) -> list[str]:
+    """The chunk's sentences; a list (or table) stays whole and joins the sentence that
+    introduces it ("usa estos datos:"), since the items are what that sentence promises."""
+    units: list[str] = []
+    for line in chunk.text.strip().splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped[0] in "-*|•" and units and (units[-1].endswith(":") or units[-1][0] in "-*|•"
+                                               or "\n" in units[-1]):
+            units[-1] += "\n" + stripped
+        elif stripped[0] in "-*|•":
+            units.append(stripped)
+        else:
+            units += [piece.strip() for piece in _SENTENCE.split(stripped) if piece.strip()]
+    return units
+
+
+def _answering_sentences(question: str, chunk: EvidenceChunk) -> list[str]:
+    """The sentences of `chunk` that share the most content words with the question (at
+    most `MAX_SENTENCES`, in the document's order); the chunk's opening ones when none does
+    (the retriever already judged the chunk relevant)."""
+    wanted = _content_words(question)
+    sentences = _sentences(chunk)
+    scored = sorted(range(len(sentences)),
+                    key=lambda i: (-len(wanted & _content_words(sentences[i])), i))
+    best = [i for i in scored[:MAX_SENTENCES] if wanted & _content_words(sentences[i])]
+    return [sentences[i] for i in sorted(best or range(min(2, len(sentences))))]
+
+
+def _policy_text(w: _Writer, request: NarrationRequest) -> tuple[str, str] | None:
+    """(text, chunk id) answering the question from the best chunk: a policy chunk in the
+    subscriber's language first; an example is quoted only as one, labelled."""
     if not request.chunks:
-        raise NarrationError("a policy answer needs at least one knowledge-base chunk")
+        return None
     same_language = [c for c in request.chunks if c.language == request.language.value]
     candidates = same_language or list(request.chunks)
-    chunk = max(candidates, key=lambda c: c.vector_score or 0.0)  # first of equals wins
-    body = [line for line in chunk.text.strip().splitlines() if not line.lstrip().startswith("#")]
-    intro = w.t("Según nuestras políticas: ", "According to our policies: ")
-    return Narration(intro + ("\n".join(body).strip() or chunk.text.strip()), (chunk.chunk_id,))
+    policies = [c for c in candidates if c.kind == "policy"] or candidates
+    wanted = _content_words(request.question)
+    # The chunk that shares the most content words with the question; among equals the one
+    # retrieval ranked first (the chunks come in fused-rank order). A vector score alone
+    # prefers a chunk about paying in general to the one about the method asked for.
+    chunk = min(
+        enumerate(policies), key=lambda ic: (-len(wanted & _content_words(ic[1].text)), ic[0])
+    )[1]
+    body = " ".join(_answering_sentences(request.question, chunk))
+    if chunk.kind != "policy":
+        body = w.t("Ejemplo ilustrativo (no corresponde a tu cuenta): ",
+                   "Illustrative example (not your account): ") + body
+    return body, chunk.chunk_id
+
+
+def _policy(w: _Writer, request: NarrationRequest) -> Narration:
+    found = _policy_text(w, request)
+    if found is None:
+        raise NarrationError("a policy answer needs at least one knowledge-base chunk")
+    body, chunk_id = found
+    return Narration(w.t("Según nuestras políticas: ", "According to our policies: ") + body,
+                     (chunk_id,))
+
+
+def _service_status(w: _Writer, request: NarrationRequest) -> Narration:
+    """"No tengo internet": the service state from their data, then what the suspension
+    policy says about it."""
+    parts = [_SERVICE_PARTS[r.capability](w, r.data or {}) for r in request.tool_results
+             if r.capability in _SERVICE_PARTS]
+    policy = _policy_text(w, request)
+    used: tuple[str, ...] = ()
+    if policy is not None:
+        parts.append(policy[0])
+        used = (policy[1],)
+    if not parts:
+        raise NarrationError("no service data or policy to narrate")
+    return Narration(" ".join(parts), used)
 
 
 class TemplateNarrator:
@@ -258,6 +372,8 @@ class TemplateNarrator:
 
     def narrate(self, request: NarrationRequest) -> Narration:
         w = _Writer(request.language)
+        if request.intent is Intent.SERVICE:
+            return _service_status(w, request)
         if request.intent not in _BY_INTENT:
             return _policy(w, request)
         if not request.tool_results:

@@ -2,7 +2,8 @@
 
 Chunks follow the document's own structure: every heading opens a section, and a section's
 paragraphs, lists and tables are packed into chunks of at most ``max_words`` words without
-ever splitting a block unless the block alone is too long. Splitting on structure rather than
+ever splitting a block unless the block alone is too long, and never packing a worked example
+or a format sample with policy text (`kinds.py`: a chunk has one kind). Splitting on structure rather than
 on a fixed window keeps a rule and its exception ("Zelle — solo cuentas en USD") together.
 """
 
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from billing_toolkit.assistant.retrieval.kinds import block_kind
 from billing_toolkit.assistant.retrieval.records import Chunk
 
 DEFAULT_MAX_WORDS = 160
@@ -89,11 +91,17 @@ def _split_long(block: str, max_words: int) -> Iterator[str]:
         yield " ".join(current)
 
 
-def _pack(blocks: tuple[str, ...], max_words: int) -> Iterator[str]:
+def _pack(blocks: tuple[str, ...], max_words: int,
+          heading_path: tuple[str, ...] = ()) -> Iterator[str]:
     current: list[str] = []
     words = 0
+    kind = None
     for block in blocks:
         size = len(block.split())
+        if current and block_kind(block, heading_path) is not kind:
+            yield "\n\n".join(current)
+            current, words = [], 0
+        kind = block_kind(block, heading_path)
         if size > max_words:
             if current:
                 yield "\n\n".join(current)
@@ -122,7 +130,7 @@ def chunk_markdown(
     seen: Counter[tuple[tuple[str, ...], str]] = Counter()
     chunks = []
     for section in _sections(markdown):
-        for text in _pack(section.blocks, max_words):
+        for text in _pack(section.blocks, max_words, section.heading_path):
             key = (section.heading_path, text)
             chunk_id = chunk_id_for(document, section.heading_path, text, seen[key])
             seen[key] += 1

@@ -2,7 +2,8 @@
 
 :func:`register` adds the ``kb`` group to the ``billing-assistant`` argparse dispatcher; each
 sub-command stores its handler as ``args.handler`` (returning the exit code). Every
-:class:`RetrievalError` becomes one line on stderr and exit status 1, never a traceback.
+:class:`RetrievalError` becomes one line on stderr and exit status 2, never a traceback, and
+every number is checked for its range as it is read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from billing_toolkit.assistant.commands.arguments import USAGE_ERROR, number, whole
 from billing_toolkit.assistant.knowledge import EVAL_QUERIES
 from billing_toolkit.assistant.retrieval import open_retriever
 from billing_toolkit.assistant.retrieval.backends import open_store
@@ -27,7 +29,7 @@ from billing_toolkit.assistant.retrieval.embedders import (
     EMBEDDER_NAMES,
     get_embedder,
 )
-from billing_toolkit.assistant.retrieval.errors import QueryError, RetrievalError, StoreError
+from billing_toolkit.assistant.retrieval.errors import RetrievalError, StoreError
 from billing_toolkit.assistant.retrieval.evaluation import EvaluationReport, evaluate, load_queries
 from billing_toolkit.assistant.retrieval.ingest import IngestProgress, ingest_folder
 from billing_toolkit.assistant.retrieval.relevance import DEFAULT_MARGIN, DEFAULT_MIN_CHUNKS
@@ -38,6 +40,10 @@ from billing_toolkit.assistant.retrieval.retriever import (
 )
 
 DSN_ENV = "BILLING_KB_DSN"
+MAX_K = 100
+"""More chunks than this is no longer an answer's context; the shipped KB has about 100."""
+MAX_MARGIN = 2.0
+"""Cosines lie in [-1, 1]: a margin of 2 keeps everything."""
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -56,9 +62,12 @@ def register(subparsers: Any) -> None:
     _add_store_options(
         search, dsn_help=f"store to search (default: ${DSN_ENV}, else the shipped KB in memory)"
     )
-    search.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="chunks fused (default 6)")
-    search.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="prune margin")
-    search.add_argument("--min-chunks", type=int, default=DEFAULT_MIN_CHUNKS, help="keep at least")
+    search.add_argument("--top-k", type=whole(1, MAX_K), default=DEFAULT_TOP_K,
+                        help=f"chunks fused, 1-{MAX_K} (default {DEFAULT_TOP_K})")
+    search.add_argument("--margin", type=number(0, MAX_MARGIN), default=DEFAULT_MARGIN,
+                        help=f"prune margin, 0-{MAX_MARGIN:g} (default {DEFAULT_MARGIN})")
+    search.add_argument("--min-chunks", type=whole(0, MAX_K), default=DEFAULT_MIN_CHUNKS,
+                        help=f"keep at least, 0-{MAX_K} (default {DEFAULT_MIN_CHUNKS})")
     search.add_argument(
         "--explain", action="store_true", help="show each leg's rank, fused score and prune reason"
     )
@@ -71,7 +80,8 @@ def register(subparsers: Any) -> None:
         default="all",
         help="embedder(s) to evaluate (default: all)",
     )
-    evaluation.add_argument("--k", type=int, default=DEFAULT_TOP_K, help="cut-off (default 6)")
+    evaluation.add_argument("--k", type=whole(1, MAX_K), default=DEFAULT_TOP_K,
+                            help=f"cut-off, 1-{MAX_K} (default {DEFAULT_TOP_K})")
     evaluation.add_argument(
         "--queries", type=Path, default=EVAL_QUERIES, help="labelled query set (YAML)"
     )
@@ -91,7 +101,7 @@ def _guarded(handler: Handler) -> Handler:
             return handler(args)
         except RetrievalError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return 1
+            return USAGE_ERROR
 
     return run
 
@@ -108,23 +118,29 @@ def _ingest(args: argparse.Namespace) -> int:
             f"kb ingest needs --dsn (or ${DSN_ENV}): an in-memory store would vanish on exit"
         )
     store = open_store(args.dsn)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    tasks: dict[str, Any] = {}
+
+    def progress(event: IngestProgress) -> None:
+        """The bar appears with the first event: an ingest refused before it starts leaves
+        stderr its one error line."""
+        if not tasks:
+            bar.start()
+        if event.stage not in tasks:
+            tasks[event.stage] = bar.add_task(event.stage, total=event.total)
+        bar.update(tasks[event.stage], completed=event.done, total=event.total)
+
     try:
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            tasks: dict[str, Any] = {}
-
-            def progress(event: IngestProgress) -> None:
-                if event.stage not in tasks:
-                    tasks[event.stage] = bar.add_task(event.stage, total=event.total)
-                bar.update(tasks[event.stage], completed=event.done, total=event.total)
-
-            report = ingest_folder(store, args.path, get_embedder(args.embedder), progress=progress)
+        report = ingest_folder(store, args.path, get_embedder(args.embedder), progress=progress)
     finally:
+        if tasks:
+            bar.stop()
         store.close()
     rebuilt = " (embedder changed: store rebuilt)" if report.rebuilt else ""
     print(
@@ -147,8 +163,6 @@ def _open_for_search(args: argparse.Namespace) -> HybridRetriever:
 
 
 def _search(args: argparse.Namespace) -> int:
-    if args.top_k < 1:
-        raise QueryError(f"--top-k must be at least 1, got {args.top_k}")
     with _open_for_search(args) as retriever:
         explanation = retriever.explain(
             args.query, args.top_k, margin=args.margin, min_chunks=args.min_chunks
@@ -209,8 +223,6 @@ def _print_explanation(console: Console, explanation: SearchExplanation) -> None
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    if args.k < 1:
-        raise QueryError(f"--k must be at least 1, got {args.k}")
     queries = load_queries(args.queries)
     names = EMBEDDER_NAMES if args.embedder == "all" else (args.embedder,)
     reports = []

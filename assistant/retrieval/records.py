@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from billing_toolkit.assistant.retrieval.kinds import ChunkKind, chunk_kind
+
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
@@ -31,6 +33,11 @@ class Chunk:
         """
         return " > ".join(self.heading_path) + "\n" + self.text
 
+    @property
+    def kind(self) -> ChunkKind:
+        """Policy, worked example or format sample, from the document's structure."""
+        return chunk_kind(self.heading_path, self.text)
+
 
 @dataclass(frozen=True, slots=True)
 class RetrievedChunk:
@@ -54,3 +61,8 @@ class RetrievedChunk:
     fused_score: float
     text_rank: int | None
     vector_rank: int | None
+
+    @property
+    def kind(self) -> ChunkKind:
+        """Policy, worked example or format sample (see `retrieval/kinds.py`)."""
+        return chunk_kind(self.heading_path, self.text)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from billing_toolkit.assistant.store.coordination import Lease, TurnSpan
 from billing_toolkit.assistant.store.message_log import (
+    Backlog,
     HistoryEntry,
     InboundRecord,
     InboundStatus,
@@ -31,6 +33,7 @@ from billing_toolkit.assistant.store.model import (
 from billing_toolkit.assistant.store.sql import POSTGRES, SQLITE, Clock, SqlConversationStore
 
 __all__ = [
+    "Backlog",
     "Conversation",
     "ConversationState",
     "ConversationStore",
@@ -38,10 +41,12 @@ __all__ = [
     "HistoryEntry",
     "InboundRecord",
     "InboundStatus",
+    "Lease",
     "OutboundRecord",
     "OutboundStatus",
     "SqlConversationStore",
     "SqlMessageLog",
+    "TurnSpan",
     "WaitingConversation",
     "open_conversation_store",
 ]

@@ -2,10 +2,14 @@
 
 An inbound message is written (`received`) before the webhook acknowledges it, claimed
 (`processing`) when a turn starts, and closed (`done` or `failed`) in the same transaction
-that stores the replies it produced (`pending`). So a crash at any point leaves a trace that
-start-up recovery can act on: a message still `received` or `processing` is processed again,
-a reply still `pending` is sent again. Bias: at least once — a subscriber may, after a crash,
-get a reply twice, but never no reply without a person being told.
+that stores the replies it produced (`pending`). A reply is marked `sending` before it is
+handed to the Graph API and settled (`sent` or `failed`) after. So a crash at any point leaves
+a trace that start-up recovery can act on: a message still `received` or `processing` is
+processed again; a reply still `pending` was never handed over and is sent; a reply still
+`sending` may have reached the subscriber — the Graph API has no way to ask — and is sent
+once more, marked `resending`; one still `resending` after a second crash is not sent a third
+time but handed to a person. Bias: at least once — a subscriber may, after a crash, get a
+reply twice, but never no reply without a person being told.
 
 Idempotency is the unique key (tenant, WhatsApp message id): the platform redelivers a
 message it thinks was not acknowledged, and the second copy must be neither processed nor
@@ -20,6 +24,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
+
+from billing_toolkit.assistant.store.storable import storable
+from billing_toolkit.assistant.store.store_part import StorePart
 
 _INBOUND = """
 CREATE TABLE IF NOT EXISTS inbound_messages (
@@ -72,7 +79,7 @@ UPDATE inbound_messages SET status = ?, attempts = attempts + 1, updated_at = ?
 WHERE tenant = ? AND message_id = ? AND status IN (?, ?) RETURNING {_IN_COLUMNS}"""
 _CLOSE = """
 UPDATE inbound_messages SET status = ?, error = ?, updated_at = ?
-WHERE tenant = ? AND message_id = ?"""
+WHERE tenant = ? AND message_id = ? AND status IN (?, ?) AND attempts = ?"""
 _UNFINISHED = f"SELECT {_IN_COLUMNS} FROM inbound_messages WHERE status IN (?, ?) ORDER BY seq"
 _INBOUND_OF = f"""
 SELECT {_IN_COLUMNS} FROM inbound_messages WHERE tenant = ? AND phone = ? ORDER BY seq"""
@@ -86,8 +93,33 @@ _SETTLE = f"""
 UPDATE outbound_messages SET status = ?, attempts = ?, error = ?, provider_id = ?, updated_at = ?
 WHERE id = ? RETURNING {_OUT_COLUMNS}"""
 _PENDING = f"SELECT {_OUT_COLUMNS} FROM outbound_messages WHERE status = ? ORDER BY id"
+_UNSETTLED = f"""
+SELECT {_OUT_COLUMNS} FROM outbound_messages WHERE status IN (?, ?) ORDER BY id"""
+_INTEND = f"""
+UPDATE outbound_messages SET status = ?, updated_at = ?
+WHERE id = ? AND status = ? RETURNING {_OUT_COLUMNS}"""
 _OUTBOUND_OF = f"""
 SELECT {_OUT_COLUMNS} FROM outbound_messages WHERE tenant = ? AND phone = ? ORDER BY id"""
+_NEXT_OPEN = f"""
+SELECT {_IN_COLUMNS} FROM inbound_messages
+WHERE tenant = ? AND phone = ? AND status IN (?, ?) ORDER BY seq LIMIT 1"""
+_UNSENT_OF = f"""
+SELECT {_OUT_COLUMNS} FROM outbound_messages
+WHERE tenant = ? AND phone = ? AND status IN (?, ?, ?) ORDER BY id"""
+_WITH_WORK = """
+SELECT tenant, phone FROM (
+    SELECT tenant, phone, MIN(received_at) AS since FROM inbound_messages
+    WHERE status IN (?, ?) GROUP BY tenant, phone
+    UNION ALL
+    SELECT tenant, phone, MIN(created_at) AS since FROM outbound_messages
+    WHERE status IN (?, ?, ?) GROUP BY tenant, phone
+) work
+WHERE NOT EXISTS (SELECT 1 FROM conversation_leases lease WHERE lease.tenant = work.tenant
+                  AND lease.phone = work.phone AND lease.expires_at > ?)
+GROUP BY tenant, phone ORDER BY MIN(since), tenant, phone LIMIT ?"""
+_BACKLOG = """
+SELECT COUNT(*), MIN(received_at) FROM inbound_messages WHERE status = ?"""
+_UNSENT_COUNT = "SELECT COUNT(*) FROM outbound_messages WHERE status IN (?, ?, ?)"
 
 
 class InboundStatus(StrEnum):
@@ -99,6 +131,10 @@ class InboundStatus(StrEnum):
 
 class OutboundStatus(StrEnum):
     PENDING = "pending"
+    SENDING = "sending"
+    """Handed to the Graph API, its answer not yet recorded."""
+    RESENDING = "resending"
+    """Found `sending` at start-up and handed over again: it may arrive twice."""
     SENT = "sent"
     FAILED = "failed"
 
@@ -151,6 +187,8 @@ class HistoryEntry:
     text: str | None
     status: str
     ref: str
+    note: str | None = None
+    """Why a reply failed, or that it was resent after a crash and may have arrived twice."""
 
 
 def _inbound(row: Sequence[Any]) -> InboundRecord:
@@ -170,9 +208,20 @@ def _outbound(row: Sequence[Any]) -> OutboundRecord:
 
 
 _OPEN = (InboundStatus.RECEIVED.value, InboundStatus.PROCESSING.value)
+_UNSENT = (OutboundStatus.PENDING.value, OutboundStatus.SENDING.value,
+           OutboundStatus.RESENDING.value)
 
 
-class SqlMessageLog:
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """What waits: messages not yet claimed, since when, and replies not yet settled."""
+
+    unclaimed: int
+    oldest_unclaimed: datetime | None
+    unsent: int
+
+
+class SqlMessageLog(StorePart):
     """The message log on the conversation store's connection (see `store/sql.py`).
 
     `dialect` is the store's `Dialect`; `lock` the store's re-entrant lock, held for every
@@ -181,26 +230,24 @@ class SqlMessageLog:
 
     def __init__(self, connection: Any, dialect: Any, lock: threading.RLock,
                  now: Callable[[], datetime]) -> None:
-        self._connection = connection
-        self._dialect = dialect
-        self._lock = lock
-        self._now = now
-        with self._lock, dialect.transaction(connection):
-            for statement in (_INBOUND.format(identity=dialect.identity_column),
-                              _OUTBOUND.format(identity=dialect.identity_column), *_INDEXES):
-                connection.execute(statement)
+        super().__init__(connection, dialect, lock, now, (
+            _INBOUND.format(identity=dialect.identity_column),
+            _OUTBOUND.format(identity=dialect.identity_column), *_INDEXES))
 
-    def _rows(self, statement: str, params: tuple[Any, ...]) -> list[Any]:
-        with self._lock:
+    def _relaxed_rows(self, statement: str, params: tuple[Any, ...]) -> list[Any]:
+        with self._lock, self._dialect.relaxed(self._connection):
             return list(self._connection.execute(self._dialect.sql(statement), params).fetchall())
 
     def receive(self, tenant: str, channel_id: str, message_id: str, phone: str, kind: str,
                 text: str | None) -> InboundRecord | None:
         """Store a new inbound message as `received`; None when (tenant, message_id) is
-        already stored — a redelivery, to be acknowledged and otherwise ignored."""
+        already stored — a redelivery, to be acknowledged and otherwise ignored. Text the
+        store cannot hold is repaired first (`storable`): the record returned is what was
+        stored, and what the turn reads."""
         now = self._now().isoformat()
-        rows = self._rows(_RECEIVE, (tenant, channel_id, message_id, phone, kind, text,
-                                     InboundStatus.RECEIVED.value, now, now))
+        fields = tuple(map(storable, (tenant, channel_id, message_id, phone, kind)))
+        body = None if text is None else storable(text)
+        rows = self._rows(_RECEIVE, (*fields, body, InboundStatus.RECEIVED.value, now, now))
         return _inbound(rows[0]) if rows else None
 
     def claim(self, tenant: str, message_id: str) -> InboundRecord | None:
@@ -213,12 +260,19 @@ class SqlMessageLog:
     def close(self, message: InboundRecord, replies: Sequence[str], *,
               error: str | None = None) -> list[OutboundRecord]:
         """Close the message — `done`, or `failed` with `error` — and queue its replies as
-        `pending`, atomically: either both happen or the message stays open."""
+        `pending`, atomically: either both happen or the message stays open.
+
+        Only the attempt that is still the message's last one closes it: a replica that
+        stalled past its lease, and whose message another replica claimed again meanwhile,
+        closes nothing and queues no reply ([] — the newer attempt answers)."""
         now = self._now().isoformat()
         status = InboundStatus.FAILED if error else InboundStatus.DONE
         with self._lock, self._dialect.transaction(self._connection):
-            self._connection.execute(self._dialect.sql(_CLOSE), (
-                status.value, error, now, message.tenant, message.message_id))
+            closed = self._connection.execute(self._dialect.sql(_CLOSE), (
+                status.value, error, now, message.tenant, message.message_id, *_OPEN,
+                message.attempts)).rowcount
+            if not closed:
+                return []
             return [self._queue(message.tenant, message.channel_id, message.phone,
                                 message.message_id, text, now) for text in replies]
 
@@ -235,14 +289,33 @@ class SqlMessageLog:
     def _queue(self, tenant: str, channel_id: str, phone: str, reply_to: str | None, text: str,
                now: str) -> OutboundRecord:
         row = self._connection.execute(self._dialect.sql(_QUEUE), (
-            tenant, channel_id, phone, reply_to, text, OutboundStatus.PENDING.value, now,
+            tenant, channel_id, phone, reply_to, storable(text), OutboundStatus.PENDING.value, now,
             now)).fetchone()
         return _outbound(row)
 
+    def intend(self, outbound: OutboundRecord) -> OutboundRecord | None:
+        """Record, before sending, that `outbound` is being handed to the Graph API: `pending`
+        becomes `sending`, and `sending` (found so at start-up) becomes `resending`. None when
+        it is no longer in the state it was read in (another worker has it, or it settled).
+
+        Written without waiting for the disk (`Dialect.relaxed`), like `settle`: a mark lost
+        to a power cut costs at most one repeated reply, while each synced write here would
+        hold the store's lock — and the results of other sends waiting behind it — for an
+        fsync, widening the window in which a crash repeats a reply."""
+        after = {OutboundStatus.PENDING: OutboundStatus.SENDING,
+                 OutboundStatus.SENDING: OutboundStatus.RESENDING}.get(outbound.status)
+        if after is None:
+            return None
+        rows = self._relaxed_rows(_INTEND, (after.value, self._now().isoformat(), outbound.id,
+                                    outbound.status.value))
+        return _outbound(rows[0]) if rows else None
+
     def settle(self, outbound: OutboundRecord, status: OutboundStatus, *, attempts: int,
                error: str | None = None, provider_id: str | None = None) -> OutboundRecord:
-        """Record how sending ended: `sent` (with WhatsApp's id) or `failed` (with why)."""
-        rows = self._rows(_SETTLE, (status.value, attempts, error, provider_id,
+        """Record how sending ended: `sent` (with WhatsApp's id) or `failed` (with why),
+        without waiting for the disk (see `intend`): the sooner it is recorded, the fewer
+        replies a crash sends twice."""
+        rows = self._relaxed_rows(_SETTLE, (status.value, attempts, error, provider_id,
                                     self._now().isoformat(), outbound.id))
         return _outbound(rows[0])
 
@@ -252,8 +325,41 @@ class SqlMessageLog:
         return [_inbound(row) for row in self._rows(_UNFINISHED, _OPEN)]
 
     def pending(self) -> list[OutboundRecord]:
-        """Replies not yet sent, oldest first."""
+        """Replies never handed to the Graph API, oldest first."""
         return [_outbound(row) for row in self._rows(_PENDING, (OutboundStatus.PENDING.value,))]
+
+    def unsettled(self) -> list[OutboundRecord]:
+        """Replies handed to the Graph API whose answer was never recorded (`sending`,
+        `resending`), oldest first: after a crash, the ones that may have arrived."""
+        return [_outbound(row) for row in self._rows(_UNSETTLED, (
+            OutboundStatus.SENDING.value, OutboundStatus.RESENDING.value))]
+
+    def next_open(self, tenant: str, phone: str) -> InboundRecord | None:
+        """The conversation's oldest message still `received` or `processing`: the only one
+        its lease holder may run a turn for, so a subscriber is answered in arrival order."""
+        rows = self._rows(_NEXT_OPEN, (tenant, phone, *_OPEN))
+        return _inbound(rows[0]) if rows else None
+
+    def unsent_of(self, tenant: str, phone: str) -> list[OutboundRecord]:
+        """The conversation's replies not settled yet (`pending`, `sending`, `resending`),
+        oldest first: its lease holder sends them before the next turn."""
+        return [_outbound(row) for row in self._rows(_UNSENT_OF, (tenant, phone, *_UNSENT))]
+
+    def conversations_with_work(self, now: float, limit: int) -> list[tuple[str, str]]:
+        """Conversations with an open message or an unsettled reply and no live lease at
+        epoch `now` (nobody works on them, or their worker died), longest waiting first."""
+        return [(str(r[0]), str(r[1])) for r in self._rows(
+            _WITH_WORK, (*_OPEN, *_UNSENT, now, limit))]
+
+    def backlog(self) -> Backlog:
+        [(count, oldest)] = self._rows(_BACKLOG, (InboundStatus.RECEIVED.value,))
+        [(unsent,)] = self._rows(_UNSENT_COUNT, _UNSENT)
+        return Backlog(int(count), None if oldest is None else datetime.fromisoformat(oldest),
+                       int(unsent))
+
+    def outbound_of(self, tenant: str, phone: str) -> list[OutboundRecord]:
+        """Every message to the subscriber, oldest first, with the message each answers."""
+        return [_outbound(row) for row in self._rows(_OUTBOUND_OF, (tenant, phone))]
 
     def history(self, tenant: str, phone: str) -> list[HistoryEntry]:
         """Both directions of one conversation, in time order (ties: the subscriber's message
@@ -262,6 +368,6 @@ class SqlMessageLog:
                                 m.message_id)
                    for m in map(_inbound, self._rows(_INBOUND_OF, (tenant, phone)))]
         entries += [HistoryEntry("out", m.created_at, "text", m.text, m.status.value,
-                                 m.provider_id or f"outbound-{m.id}")
-                    for m in map(_outbound, self._rows(_OUTBOUND_OF, (tenant, phone)))]
+                                 m.provider_id or f"outbound-{m.id}", m.error)
+                    for m in self.outbound_of(tenant, phone)]
         return sorted(entries, key=lambda e: (e.at, e.direction != "in"))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from billing_toolkit.assistant.store.coordination import SqlCoordination
 from billing_toolkit.assistant.store.message_log import SqlMessageLog
 from billing_toolkit.assistant.store.model import (
     Conversation,
@@ -90,9 +91,26 @@ class Dialect:
     identity_column: str
     placeholder: str
     transaction: Callable[[Any], AbstractContextManager[Any]]
+    relaxed: Callable[[Any], AbstractContextManager[Any]]
+    """Statements inside commit without waiting for the disk: they survive the death of the
+    process (kill -9), not always a power cut. For records whose loss costs a repeat, never
+    a message (see `message_log.SqlMessageLog.intend`)."""
+
+    schema_lock: str | None = None
+    """Run first in each schema-creating transaction: replicas starting together on one
+    PostgreSQL would otherwise race in `CREATE TABLE IF NOT EXISTS` (it is not atomic there:
+    the loser fails on a duplicate catalog key)."""
 
     def sql(self, statement: str) -> str:
         return statement.replace("?", self.placeholder)
+
+    @contextmanager
+    def schema(self, connection: Any) -> Iterator[None]:
+        """A transaction to create tables in, one process at a time."""
+        with self.transaction(connection):
+            if self.schema_lock is not None:
+                connection.execute(self.schema_lock)
+            yield
 
 
 @contextmanager
@@ -106,9 +124,33 @@ def _sqlite_transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("COMMIT")
 
 
-SQLITE = Dialect("sqlite", "INTEGER PRIMARY KEY AUTOINCREMENT", "?", _sqlite_transaction)
+@contextmanager
+def _sqlite_relaxed(connection: sqlite3.Connection) -> Iterator[None]:
+    """`synchronous=NORMAL` for the statements inside: in WAL mode a commit is then written
+    to the log but not synced, which a killed process cannot undo."""
+    prior = int(connection.execute("PRAGMA synchronous").fetchone()[0])
+    connection.execute("PRAGMA synchronous=NORMAL")
+    try:
+        yield
+    finally:
+        connection.execute(f"PRAGMA synchronous={prior}")
+
+
+@contextmanager
+def _postgres_relaxed(connection: Any) -> Iterator[None]:
+    """`synchronous_commit = off` for one transaction: the server acknowledges the commit
+    before its WAL reaches the disk (a server crash may lose it; it never corrupts)."""
+    with connection.transaction():
+        connection.execute("SET LOCAL synchronous_commit = off")
+        yield
+
+
+SQLITE = Dialect("sqlite", "INTEGER PRIMARY KEY AUTOINCREMENT", "?", _sqlite_transaction,
+                 _sqlite_relaxed)
+_SCHEMA_LOCK_KEY = 0x62696C6C  # any constant the deployment's other users do not take
 POSTGRES = Dialect("postgresql", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "%s",
-                   lambda connection: connection.transaction())
+                   lambda connection: connection.transaction(), _postgres_relaxed,
+                   f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK_KEY})")
 
 
 def _utc_now() -> datetime:
@@ -123,10 +165,12 @@ class SqlConversationStore:
         self._dialect = dialect
         self._now = now or _utc_now
         self._lock = threading.RLock()
-        with self._transaction():
+        with self._lock, dialect.schema(connection):
             for statement in (_CONVERSATIONS,
                               _ESCALATIONS.format(identity=dialect.identity_column), _INDEX):
                 connection.execute(statement)
+        self.coordination = SqlCoordination(connection, dialect, self._lock, self._now)
+        """Conversation leases and the turn trace: one replica at a time per conversation."""
         self.messages = SqlMessageLog(connection, dialect, self._lock, self._now)
         """Every WhatsApp message in and out, for redelivery, recovery and the history."""
 
@@ -218,6 +262,15 @@ class SqlConversationStore:
         return [WaitingConversation(_conversation(row[:8]),
                                     _escalation(row[8:]) if row[8] is not None else None)
                 for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))]
+
+    @property
+    def dialect(self) -> str:
+        """`sqlite` or `postgresql`: whether several processes may share the store."""
+        return self._dialect.name
+
+    def now(self) -> datetime:
+        """The store's clock (injected in tests): leases expire by it."""
+        return self._now()
 
     def close(self) -> None:
         with self._lock:

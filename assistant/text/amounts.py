@@ -10,7 +10,9 @@ verifier's reading is the reference: it is the one held to full branch coverage.
 
 Amounts. A number (digits, possibly joined by `.`, `,`, `:`, `/` or `-`) is amount-shaped
 when its last `.` or `,` is followed by one or two digits and what comes before is digits,
-plain or grouped by threes: `45,00`, `45,5`, `1.234,56`, `1,234.56`, `1234.56`. Its value
+plain or grouped by threes: `45,00`, `45,5`, `1.234,56`, `1,234.56`, `1234.56`, and
+`1 234 567,89` (a space, no-break or narrow no-break space between groups, read as one
+figure: reading `567,89` alone would let a wrong figure hide inside a right one). Its value
 reads that last separator as the decimal mark: `45,00` = `45.00` = `45.0`. `4.500` is not
 amount-shaped (three decimals: a thousands group), so it never equals `45.00`. What the
 billing API sends (`45.00`, `-0.16`) is read by the contract's `Amount` format instead
@@ -47,8 +49,12 @@ AMBIGUOUS = "- "
 """How a figure after a detached dash starts once its text is canonical (`- 0,16`)."""
 _MINUS = "-"
 
-_NUMBER = re.compile(r"(?<!\d)\d+(?:[.,:/-]\d+)*")
-_AMOUNT_SHAPE = re.compile(r"\d{1,3}(?:[.,]\d{3})*[.,]\d{1,2}|\d+[.,]\d{1,2}")
+_GROUP_SPACE = "[ \u00a0\u202f]"
+"""A space, no-break space or narrow no-break space between thousands groups."""
+_NUMBER = re.compile(rf"(?<!\d)\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}(?!\d|[.,]\d)"
+                     r"|(?<!\d)\d+(?:[.,:/-]\d+)*")
+_AMOUNT_SHAPE = re.compile(rf"\d{{1,3}}(?:[.,]\d{{3}})*[.,]\d{{1,2}}|\d+[.,]\d{{1,2}}"
+                           rf"|\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}")
 _NOT_AFTER_ALNUM = r"(?<![^\W_])"
 _DASH = "[-\u2212\u2012\u2013\ufe63\uff0d]"
 _CURRENCY = r"(?i:US\$|USD|VES|Bs\.?|\$)"

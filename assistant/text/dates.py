@@ -9,7 +9,9 @@ the evidence. Bias: when a reading is in doubt, there is no reading.
 Forms understood:
 - ISO `2026-12-10` (also the date part of `2026-12-10T10:00:00Z`);
 - numeric `10/12/2026`, `10-12-2026`, `10.12.2026` — read day-first (Venezuelan convention)
-  or month-first, and given a value only when exactly one of the two readings is a real date;
+  or month-first, and given a value only when exactly one of the two readings is a real date,
+  or when the caller names the reader's locale (`day_first`: the reply's language decides
+  how its own numeric dates read);
 - Spanish `10 de diciembre de 2026`, `10 de diciembre` (no year);
 - English `December 10, 2026`, `Dec 10`, `10 December 2026`, `10th of December`.
 """
@@ -100,16 +102,18 @@ def _named(start: int, end: int, literal: str, style: DateStyle, year: str | Non
     return DateMention(start, end, literal, style, None, (month, day) if real_day else None)
 
 
-def _candidates(text: str) -> list[DateMention]:
+def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
     found: list[DateMention] = []
     for m in _ISO.finditer(text):
         value = _safe_date(int(m[1]), int(m[2]), int(m[3]))
         found.append(DateMention(m.start(), m.end(), m[0], DateStyle.ISO, value))
     for m in _NUMERIC.finditer(text):
         first, second, year = int(m[1]), int(m[3]), int(m[4])
-        readings = {d for d in (_safe_date(year, second, first), _safe_date(year, first, second))
-                    if d is not None}
-        value = readings.pop() if len(readings) == 1 else None
+        local, other = _safe_date(year, second, first), _safe_date(year, first, second)
+        if day_first is False:
+            local, other = other, local
+        readings = {d for d in (local, other) if d is not None}
+        value = readings.pop() if len(readings) == 1 else local if day_first is not None else None
         found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value))
     spanish = ((m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower()], int(m[1]))
                for m in _SPANISH.finditer(text))
@@ -123,10 +127,13 @@ def _candidates(text: str) -> list[DateMention]:
     return found
 
 
-def find_dates(text: str) -> list[DateMention]:
-    """Every date mention in `text`, in order, without overlaps (the longest wins a tie)."""
+def find_dates(text: str, day_first: bool | None = None) -> list[DateMention]:
+    """Every date mention in `text`, in order, without overlaps (the longest wins a tie).
+
+    `day_first` is the reader's locale for a numeric date both readings allow: True (Spanish,
+    `05/11/2026` is 5 November), False (English, 11 May); None gives such a date no value."""
     chosen: list[DateMention] = []
-    for mention in sorted(_candidates(text), key=lambda d: (d.start, d.start - d.end)):
+    for mention in sorted(_candidates(text, day_first), key=lambda d: (d.start, d.start - d.end)):
         if not chosen or mention.start >= chosen[-1].end:
             chosen.append(mention)
     return chosen

@@ -4,7 +4,8 @@ An identifier is a lookup key, never a topic: "INV-2026-004281" and "INV-2026-00
 different as two names. So detection keeps the literal as written and normalises only forms
 the issuing system treats as the same key:
 
-- case (`inv-2026-004281`, `v12345678`) and Unicode dashes (`INV–2026–004281`) everywhere;
+- case (`inv-2026-004281`, `v12345678`), Unicode dashes (`INV–2026–004281`) and character
+  width (full-width `ＩＮＶ－２０２６－００４２８１`, read through NFKC) everywhere;
 - surrounding spaces (the literal is trimmed);
 - for a cédula, the thousands dots Venezuelans write (`V-12.345.678`) and a missing or
   spaced dash after the letter (`v12345678`, `V 12345678`) — the contract's lookup takes
@@ -28,6 +29,7 @@ finds is looked up and held as a hard constraint on the reply.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
@@ -70,6 +72,11 @@ class Identifier:
     normalized: str | None
     start: int
     end: int
+    variant_of: str | None = None
+    """For an invoice number written in a form that is *not* silently mapped (spaces,
+    underscores or slashes between its groups, a missing `INV`, a look-alike letter, an
+    extra character): the canonical number it reads as. Never looked up; only used to
+    offer the subscriber's own invoices as labelled suggestions."""
 
     @property
     def valid(self) -> bool:
@@ -134,10 +141,19 @@ def normalize_phone(literal: str) -> str | None:
 
 
 _RIF_CHECK = rf"{_DASH}[0-9](?![0-9])"
+_CONFUSABLE_I = "I\u0406\u0399l1|\u0131"
+_INV = rf"[{_CONFUSABLE_I}][N\u039d\u041d][V\u0474]"
+"""`INV`, and the look-alikes a hand or a keyboard substitutes: Cyrillic І, Greek Ι, a
+lowercase l or a 1 for the I; Greek Ν / Cyrillic Н for the N; Cyrillic Ѵ for the V."""
 _PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
     # Invoice-shaped: INV, an optional dash, then digit groups joined by dashes.
+    # Extra letters or digits glued on the end belong to the literal (INV-2026-008263A is
+    # not INV-2026-008263); spaces, underscores and slashes between groups are read too.
     (IdentifierKind.INVOICE, re.compile(
-        rf"{_NOT_AFTER_WORD}INV\s?{_DASH}?\s?[0-9]+(?:\s?{_DASH}\s?[0-9]+)*", re.IGNORECASE)),
+        rf"{_NOT_AFTER_WORD}{_INV}[\s_/]?{_DASH}?[\s_/]?[0-9]+(?:[\s_/]?{_DASH}?[\s_/]?[0-9]+)?"
+        rf"(?:\s?{_DASH}\s?[0-9]+)*[0-9A-Za-z]*", re.IGNORECASE)),
+    # A bare `2026-008263`: the number without its prefix.
+    (IdentifierKind.INVOICE, re.compile(rf"(?<![0-9A-Za-z/.,-])20[0-9]{{2}}{_DASH}[0-9]{{6}}(?![0-9A-Za-z])")),
     (IdentifierKind.PAYMENT, re.compile(
         rf"{_NOT_AFTER_WORD}PAY{_DASH}[0-9]{{10}}(?![0-9])", re.IGNORECASE)),
     (IdentifierKind.PLAN, re.compile(
@@ -162,6 +178,16 @@ _PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
         r"(?:\s+(?:es|is))?:?\s*([0-9][0-9 .-]{4,}[0-9])(?![0-9]|[.,][0-9])", re.IGNORECASE)),
 )
 
+def _invoice_reading(literal: str) -> str | None:
+    """What a non-canonical invoice spelling reads as: look-alike letters as `INV`, groups
+    joined by dashes, a missing prefix added, one glued-on trailing character dropped."""
+    digits = re.findall(r"[0-9]+", literal)
+    joined = "".join(digits)
+    if len(joined) != 10:
+        return None
+    return f"INV-{joined[:4]}-{joined[4:]}"
+
+
 _NORMALIZERS = {
     IdentifierKind.INVOICE: lambda literal: _plain(IdentifierKind.INVOICE, literal),
     IdentifierKind.ACCOUNT: lambda literal: _plain(IdentifierKind.ACCOUNT, literal),
@@ -179,6 +205,11 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
 def find_identifiers(
     text: str, kinds: Collection[IdentifierKind] = SUBSCRIBER_KINDS
 ) -> list[Identifier]:
+    text = unicodedata.normalize("NFKC", text) if not text.isascii() else text
+    return _find(text, kinds)
+
+
+def _find(text: str, kinds: Collection[IdentifierKind]) -> list[Identifier]:
     """Every identifier of `kinds` in `text`, in order of appearance, without overlaps.
 
     Patterns are tried in a fixed priority (invoice, payment, plan, RIF, cédula, phone,
@@ -196,5 +227,8 @@ def find_identifiers(
                 continue
             literal = text[start:end]
             taken.append((start, end))
-            found.append(Identifier(kind, literal, _NORMALIZERS[kind](literal), start, end))
+            normalized = _NORMALIZERS[kind](literal)
+            variant = (_invoice_reading(literal)
+                       if kind is IdentifierKind.INVOICE and normalized is None else None)
+            found.append(Identifier(kind, literal, normalized, start, end, variant))
     return sorted(found, key=lambda identifier: identifier.start)

@@ -21,6 +21,7 @@ class EscalationReason(StrEnum):
     TOOL_ERROR = "TOOL_ERROR"
     CAPABILITY_MISSING = "CAPABILITY_MISSING"
     FORBIDDEN_PHRASE = "FORBIDDEN_PHRASE"
+    IDENTITY_UNVERIFIED = "IDENTITY_UNVERIFIED"
 
 
 _HEADLINE: dict[EscalationReason, tuple[str, str]] = {
@@ -47,6 +48,11 @@ _HEADLINE: dict[EscalationReason, tuple[str, str]] = {
         "exoneración, garantía, servicio restablecido o tono legal); se detuvo."),
         ("The bot's reply promised something only a person can decide (refund, waiver, "
         "guarantee, service restored or legal language); it was stopped.")),
+    EscalationReason.IDENTITY_UNVERIFIED: (
+        ("El cliente pide datos de una cuenta desde un teléfono que no es el registrado; hay "
+        "que verificar su identidad antes de darle información de la cuenta."),
+        ("The customer asks for account data from a phone that is not the registered one; "
+        "verify their identity before giving any account information.")),
 }
 
 
@@ -62,6 +68,8 @@ class EscalationContext:
     tool_error: str | None = None
     stopped_reply: str | None = None
     unsupported: tuple[str, ...] = field(default_factory=tuple)
+    wants: str | None = None
+    """What the subscriber wants done (CAPABILITY_MISSING), in a few words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,7 @@ class Escalation:
 
 
 _OPTIONAL_FACTS = (
+    ("wants", "Quiere: {}.", "Wants: {}."),
     ("capability", "Capacidad: {}.", "Capability: {}."),
     ("tool_error", "Error: {}", "Error: {}"),
     ("stopped_reply", "Respuesta detenida: «{}»", "Stopped reply: “{}”"),

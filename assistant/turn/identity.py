@@ -1,9 +1,13 @@
 """Who is writing: identity comes from the inbound phone, never from what the message claims.
 
 1. A conversation that already proved its identity keeps it (`verified_account`).
-2. Otherwise the billing system is asked who owns the phone.
-3. A phone it does not know may prove an identity with an account number or cédula/RIF in
-   the message; every such claim must resolve, by exact lookup, to one and the same customer.
+2. Otherwise the billing system is asked who owns the phone: account data goes only to the
+   phone registered on the account.
+3. A phone it does not know gets no account data by default — a cédula is close to public in
+   Venezuela, so quoting one proves nothing (the pipeline hands over for verification). Only
+   a tenant that opted into two-factor self-service (`two_factor`) lets such a phone prove an
+   identity, with an account number *and* a national ID in the message, both resolving by
+   exact lookup to one and the same customer.
 
 A lookup that fails for infrastructure reasons is an outage (escalate), never "not found": the
 subscriber would be told their account does not exist because the API was down. A claim that
@@ -73,7 +77,7 @@ def _verify_claims(capabilities: BillingCapabilities, claims: Sequence[Identifie
 
 
 def identify(capabilities: BillingCapabilities, phone: str, conversation: Conversation,
-             identifiers: Sequence[Identifier]) -> Identity:
+             identifiers: Sequence[Identifier], *, two_factor: bool = False) -> Identity:
     """Identify the writer of one message (see the module docstring for the order)."""
     lookups: list[ToolResult] = []
     if conversation.verified_account:
@@ -90,7 +94,7 @@ def identify(capabilities: BillingCapabilities, phone: str, conversation: Conver
     if result.ok:
         return Identity(IdentityStatus.KNOWN_PHONE, tuple(lookups))
     claims = [i for i in identifiers if i.kind in _CLAIMS]
-    if not claims:
+    if not two_factor or {claim.kind for claim in claims} != _CLAIMS:
         return Identity(IdentityStatus.UNKNOWN, tuple(lookups))
     return _verify_claims(capabilities, claims, lookups)
 

@@ -1,20 +1,23 @@
-"""Intent routing: which capability answers a message (Spanish and English keyword rules).
+"""Intent routing: which capability, knowledge or hand-over answers a message.
 
-Rules are tried in a fixed order and the first that matches wins, so a message is routed the
-same way every time:
+The main signal is the intent classifier (`understanding/`, trained and measured on held-out
+templates); keyword rules stay only as high-precision overrides, tried first:
 
-1. an action the bot cannot perform ("quiero cambiar mi plan", "cancel my service", "reportar
-   un pago") → UNSUPPORTED (escalated CAPABILITY_MISSING: a person can do it);
-2. "why is my bill higher" → BILL_CHANGE;
-3. an invoice number in the message → INVOICE (the number is a hard constraint);
-4. a how-to question ("¿cómo cambio mi plan?", "what happens if I pay late") → POLICY;
-5. last payment, invoice list, balance, own plan;
-6. a greeting or thanks on its own → GREETING;
-7. anything else → POLICY, answered from the knowledge base or escalated NO_CONTEXT.
+1. an action the bot cannot perform, said in so many words ("quiero cambiar mi plan",
+   "cancel my service", "reportar un pago", an invoice as PDF, data usage) → UNSUPPORTED
+   (escalated CAPABILITY_MISSING with what they want);
+2. an invoice number in the message → INVOICE (the number is a hard constraint), or
+   BILL_CHANGE when the model reads "why is it higher";
+3. a message of courtesy words only → GREETING or THANKS;
+4. otherwise the model's label, when its probability reaches `MIN_CONFIDENCE`; below it the
+   message is a POLICY question, answered from the knowledge base or escalated NO_CONTEXT.
 
-Bias: a question about the subscriber's *own* data needs a possessive or personal cue
-("mi plan", "cuánto debo"); without one it is a policy question ("¿qué planes tienen?"),
-answered from documents, which never reveal personal data.
+Several intents in one message ("cuanto debo y como pago") are routed clause by clause
+(`route_parts`): each clause that lands on a different confident intent becomes a part of the
+reply. Requests for a person are decided before routing (`turn/person_request.py`).
+
+Bias: a low-confidence reading is a knowledge-base question, never a guess at the
+subscriber's data; an action request always reaches a person.
 """
 
 from __future__ import annotations
@@ -27,6 +30,18 @@ from typing import Any
 
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier, IntentPrediction
+from billing_toolkit.assistant.understanding.keyword_classifier import (
+    ACTIONS,
+    BILL_INCREASE,
+    short_courtesy,
+)
+from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.segments import split_clauses
+
+MIN_CONFIDENCE = 0.30
+"""Below this probability the model's best label is not trusted: the message is a policy
+question (retrieval decides, or NO_CONTEXT)."""
 
 
 class Intent(StrEnum):
@@ -36,119 +51,163 @@ class Intent(StrEnum):
     LAST_PAYMENT = "last_payment"
     PLAN = "plan"
     BILL_CHANGE = "bill_change"
+    SERVICE = "service"
     POLICY = "policy"
     GREETING = "greeting"
+    THANKS = "thanks"
+    OFF_TOPIC = "off_topic"
     UNSUPPORTED = "unsupported"
+
+
+PERSONAL_INTENTS = frozenset({Intent.BALANCE, Intent.INVOICES, Intent.INVOICE,
+                              Intent.LAST_PAYMENT, Intent.PLAN, Intent.BILL_CHANGE,
+                              Intent.SERVICE})
+"""Intents answered from the subscriber's own record: only for a proven identity."""
 
 
 @dataclass(frozen=True, slots=True)
 class Route:
     """Where a message goes: the intent, the capability to call and its keyword arguments.
 
-    `cue` is the phrase that decided (None when nothing matched and POLICY is the default).
+    `cue` says what decided (a rule's phrase, or `model:<label> p=…`; None for the default);
+    `topic` is added to the knowledge-base query (the suspension policy for "no tengo
+    internet"), `wants` names what an UNSUPPORTED request asks for, for the agent.
     """
 
     intent: Intent
     capability: str | None
     params: Mapping[str, Any] = field(default_factory=dict)
     cue: str | None = None
+    topic: str | None = None
+    wants: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class _Rule:
-    intent: Intent
-    capability: str | None
-    pattern: re.Pattern[str]
+class RoutedPart:
+    """One clause of a message and its route."""
+
+    text: str
+    route: Route
 
 
-def _rule(intent: Intent, capability: str | None, *alternatives: str) -> _Rule:
-    return _Rule(intent, capability, re.compile("|".join(f"(?:{a})" for a in alternatives)))
-
-
-_WANT = (r"\b(?:quiero|quisiera|necesito|deseo|me gustaria|puedes|podrias|pueden|podrian|"
-         r"i want to|i'd like to|i would like to|i need to|please|can you|could you)\b")
-_UNSUPPORTED = (
-    _rule(Intent.UNSUPPORTED, "change_plan",
-          rf"{_WANT}(?: \S+){{0,3}} (?:cambiar|subir|bajar|mejorar|change|upgrade|downgrade|"
-          r"switch)\b(?: \S+){0,3} plan\b",
-          r"\b(?:cambiame|cambienme|subeme|bajame) (?:el |de )?plan\b"),
-    _rule(Intent.UNSUPPORTED, "cancel_service",
-          r"\b(?:dar(?:me)? de baja|cancelar (?:el|mi) (?:servicio|contrato|cuenta))\b",
-          r"\b(?:cancel|terminate|close) (?:my|the) (?:service|subscription|account|contract)\b"),
-    _rule(Intent.UNSUPPORTED, "record_payment",
-          r"\b(?:reportar|registrar|notificar|cargar)(?: \S+){0,2} pagos?\b",
-          r"\b(?:report|register|record|submit)(?: \S+){0,2} payments?\b"),
-    _rule(Intent.UNSUPPORTED, "usage",
-          r"\bconsumo de (?:datos|internet)\b|\bcuantos (?:gb|gigas|megas) (?:he )?(?:usado|gastado)",
-          r"\b(?:data usage|how much data)\b"),
-    _rule(Intent.UNSUPPORTED, "invoice_document",
-          r"\b(?:factura|invoice|bill|recibo)\b(?: \S+){0,3} (?:en |in |as )?(?:pdf|fisica)\b"),
+_WANTS = {
+    IntentLabel.CANCELLATION: ("cancel_service", "cancelar el servicio / cancel the service"),
+    IntentLabel.PLAN_CHANGE: ("change_plan", "cambiar de plan / change plan"),
+    IntentLabel.PAYMENT_REPORT: ("record_payment", "reportar un pago / report a payment"),
+}
+_OTHER_ACTIONS = (
+    ("usage", "consumo de datos / data usage", re.compile(
+        r"\bconsumo de (?:datos|internet)\b|\bcuantos (?:gb|gigas|megas) (?:he )?(?:usado|gastado)"
+        r"|\b(?:data usage|how much data)\b")),
+    ("invoice_document", "factura en PDF o física / invoice as a document", re.compile(
+        r"\b(?:factura|invoice|bill|recibo)\b(?: \S+){0,3} (?:en |in |as )?(?:pdf|fisica)\b")),
 )
-_BILL_CHANGE = _rule(
-    Intent.BILL_CHANGE, "bill_change",
-    r"\b(?:mas (?:alta|cara|elevada|alto|caro)|subio|aumento|incremento|salio mas|"
-    r"me cobraron mas|pago mas)\b",
-    r"\bpor que\b.{0,40}\b(?:mas|tanto)\b",
-    r"\b(?:higher|more expensive|went up|increased?)\b",
-    r"\bwhy\b.{0,40}\b(?:more|so much)\b",
-)
-_PERSONAL = (
-    _rule(Intent.LAST_PAYMENT, "last_payment",
-          r"\b(?:ultimo pago|mi pago|pague|recibieron (?:mi )?pago|llego (?:mi )?pago|"
-          r"registraron (?:mi )?pago)\b",
-          r"\b(?:last payment|my payment|i paid|did you (?:get|receive) (?:my )?payment)\b"),
-    _rule(Intent.INVOICES, "invoices",
-          r"\b(?:mis facturas|ultimas? facturas?|facturas (?:pendientes|vencidas|anteriores)|"
-          r"historial de facturas|mi factura|mi recibo)\b",
-          r"\b(?:my (?:invoices|bills|invoice|bill)|(?:last|latest|recent) (?:invoice|bill)s?|"
-          r"(?:unpaid|overdue) (?:invoices|bills))\b"),
-    _rule(Intent.BALANCE, "balance",
-          r"\b(?:saldo|cuanto debo|que debo|lo que debo|debo algo|deuda|estado de cuenta|"
-          r"monto a pagar|cuanto (?:tengo|hay) que pagar)\b",
-          r"\b(?:balance|how much do i owe|what do i owe|do i owe|amount due|outstanding)\b"),
-    _rule(Intent.PLAN, "plan",
-          r"\b(?:mi plan|que plan tengo|plan (?:tengo|contratado)|mi velocidad|"
-          r"cuantos megas tengo)\b",
-          r"\b(?:my plan|which plan do i have|what plan (?:do i have|am i on)|my speed|"
-          r"my subscription)\b"),
-)
-_HOW_TO = _rule(
-    Intent.POLICY, None,
-    r"\b(?:como (?:puedo|hago|se|cambio|pago|funciona)|que pasa si|que sucede si)\b",
-    r"\b(?:how (?:do|can|does|to)|what happens if)\b",
-)
-_GREETING = re.compile(
-    r"\W*(?:(?:hola|buenas|buenos dias|buenas tardes|buenas noches|saludos|gracias|muchas gracias|"
-    r"ok|okay|listo|perfecto|hi|hello|hey|good morning|good afternoon|thanks|thank you)\W*)+"
-)
+_TOPICS = {
+    IntentLabel.SERVICE_DOWN: "suspensión y reconexión del servicio suspension reconnection",
+    IntentLabel.PAYMENT_METHODS: "métodos de pago payment methods",
+    IntentLabel.LATE_FEES: "recargo por mora late fee",
+    IntentLabel.EXCHANGE_RATE: "tasa de cambio exchange rate bolívares",
+}
 _SINGLE_INVOICE = re.compile(
-    r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b"
-)
-_OVERDUE = re.compile(r"\b(?:vencidas|overdue)\b")
+    r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b")
+_OVERDUE = re.compile(r"\b(?:vencidas|overdue|pendientes|unpaid)\b")
 
 
-def _invoices_params(text: str) -> dict[str, Any]:
-    params: dict[str, Any] = {"limit": 1 if _SINGLE_INVOICE.search(text) else 6}
+def _invoices_params(text: str, *, single: bool = False) -> dict[str, Any]:
+    params: dict[str, Any] = {"limit": 1 if single or _SINGLE_INVOICE.search(text) else 6}
     if _OVERDUE.search(text):
         params["status"] = "overdue"
     return params
 
 
-def route(message: str, identifiers: Sequence[Identifier] = ()) -> Route:
-    """Route one message; `identifiers` are the ones already found in it."""
+def _unsupported(capability: str, wants: str, cue: str) -> Route:
+    return Route(Intent.UNSUPPORTED, capability, {}, cue, wants=wants)
+
+
+def _from_label(prediction: IntentPrediction, text: str) -> Route:
+    label, cue = prediction.label, f"model:{prediction.label.value} p={prediction.confidence:.2f}"
+    if prediction.confidence < MIN_CONFIDENCE:
+        return Route(Intent.POLICY, None, {}, None)
+    if label in _WANTS:
+        return _unsupported(*_WANTS[label], cue)
+    simple: dict[IntentLabel, tuple[Intent, str | None]] = {
+        IntentLabel.BALANCE: (Intent.BALANCE, "balance"),
+        IntentLabel.DUE_DATE: (Intent.BALANCE, "balance"),
+        IntentLabel.LAST_PAYMENT: (Intent.LAST_PAYMENT, "last_payment"),
+        IntentLabel.PLAN: (Intent.PLAN, "plan"),
+        IntentLabel.BILL_INCREASE: (Intent.BILL_CHANGE, "bill_change"),
+        IntentLabel.SERVICE_DOWN: (Intent.SERVICE, "plan"),
+        IntentLabel.GREETING: (Intent.GREETING, None),
+        IntentLabel.THANKS: (Intent.THANKS, None),
+        IntentLabel.OFF_TOPIC: (Intent.OFF_TOPIC, None),
+    }
+    if label in simple:
+        intent, capability = simple[label]
+        return Route(intent, capability, {}, cue, _TOPICS.get(label))
+    if label in (IntentLabel.INVOICE_LIST, IntentLabel.INVOICE):
+        # "invoice" without a number in the message: the latest one.
+        return Route(Intent.INVOICES, "invoices",
+                     _invoices_params(text, single=label is IntentLabel.INVOICE), cue)
+    return Route(Intent.POLICY, None, {}, cue, _TOPICS.get(label))
+
+
+def route(message: str, identifiers: Sequence[Identifier] = (), *,
+          classifier: IntentClassifier | None = None) -> Route:
+    """Route one message (or clause); `identifiers` are the ones already found in it."""
     text = fold(message)
-    for rule in (*_UNSUPPORTED, _BILL_CHANGE):
-        match = rule.pattern.search(text)
+    for label, pattern in ACTIONS:
+        match = pattern.search(text)
         if match:
-            return Route(rule.intent, rule.capability, {}, match[0])
+            return _unsupported(*_WANTS[label], match[0])
+    for capability, wants, pattern in _OTHER_ACTIONS:
+        match = pattern.search(text)
+        if match:
+            return _unsupported(capability, wants, match[0])
+    prediction = _classify(classifier, message)
     invoices = [i for i in identifiers if i.kind is IdentifierKind.INVOICE]
     if invoices:
+        if BILL_INCREASE.search(text) or (
+                prediction is not None and prediction.label is IntentLabel.BILL_INCREASE):
+            return Route(Intent.BILL_CHANGE, "bill_change", {}, invoices[0].literal)
         return Route(Intent.INVOICE, "invoice_by_number", {}, invoices[0].literal)
-    for rule in (_HOW_TO, *_PERSONAL):
-        match = rule.pattern.search(text)
-        if match:
-            params = _invoices_params(text) if rule.intent is Intent.INVOICES else {}
-            return Route(rule.intent, rule.capability, params, match[0])
-    if _GREETING.fullmatch(text):
-        return Route(Intent.GREETING, None, {}, text)
-    return Route(Intent.POLICY, None)
+    courtesy = short_courtesy(text)
+    if courtesy is not None:
+        return Route(Intent.GREETING if courtesy is IntentLabel.GREETING else Intent.THANKS,
+                     None, {}, text)
+    if prediction is None:
+        return Route(Intent.POLICY, None)
+    return _from_label(prediction, text)
+
+
+def _classify(classifier: IntentClassifier | None, message: str) -> IntentPrediction | None:
+    if classifier is None:
+        from billing_toolkit.assistant.understanding.classifier import default_classifier
+        classifier = default_classifier()
+    return classifier.classify(message)
+
+
+_ANSWERABLE_TOGETHER = frozenset({Intent.BALANCE, Intent.INVOICES, Intent.LAST_PAYMENT,
+                                  Intent.PLAN, Intent.BILL_CHANGE, Intent.SERVICE,
+                                  Intent.POLICY, Intent.UNSUPPORTED, Intent.INVOICE})
+
+
+def route_parts(message: str, identifiers: Sequence[Identifier] = (), *,
+                classifier: IntentClassifier | None = None) -> list[RoutedPart]:
+    """The message's parts: one per clause that asks something different, in order.
+
+    A message is split only when at least two clauses land on different answerable intents
+    with a cue (a rule or a confident model); otherwise it is one part, routed whole.
+    """
+    whole = RoutedPart(message, route(message, identifiers, classifier=classifier))
+    clauses = split_clauses(message)
+    if len(clauses) < 2:
+        return [whole]
+    parts: list[RoutedPart] = []
+    for clause in clauses:
+        own = [i for i in identifiers if i.literal in clause]
+        routed = route(clause, own, classifier=classifier)
+        if routed.cue is None or routed.intent not in _ANSWERABLE_TOGETHER:
+            continue
+        if all((p.route.intent, p.route.topic) != (routed.intent, routed.topic) for p in parts):
+            parts.append(RoutedPart(clause, routed))
+    return parts if len(parts) >= 2 else [whole]

@@ -1,9 +1,16 @@
-"""Does the subscriber ask for a person? Spanish and English.
+"""Does the subscriber ask for a person? Spanish and English, rules first, then the model.
 
 A subscriber who writes "quiero hablar con un asesor" gets a person, every time, without the
 bot trying once more: on a channel people use to talk to people, ignoring that request
 teaches them the bot is an obstacle. Bias: when a message reads like a request for a human,
 it is one — a false positive costs an agent a minute, a false negative costs the subscriber.
+
+Two signals, either suffices: the keyword rules below (contact verb + person, "no quiero
+hablar con un bot", "que me llame alguien", "a supervisor", a complaint to a person), and the
+intent classifier naming `person` as its best label with at least `PERSON_MIN_CONFIDENCE`.
+The union is what reaches 100 % recall on the held-out templates; the confidence floor is what
+keeps false hand-overs on clean billing questions under 2 % (both measured by
+`understanding/report.py`).
 
 A bare noun only counts on its own ("agente", "human please"): "agente autorizado de pago"
 or "¿cuántas personas pueden conectarse?" are billing questions, not requests.
@@ -14,6 +21,12 @@ from __future__ import annotations
 import re
 
 from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.labels import IntentLabel
+
+PERSON_MIN_CONFIDENCE = 0.45
+"""The classifier's `person` probability at which a message is a request for a person when no
+rule fired (it must also be the best label)."""
 
 _PERSON_ES = (r"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
               r"humano|persona(?: real| de verdad)?|representante|ejecutivo|ejecutiva|alguien|"
@@ -30,6 +43,18 @@ _REQUESTS = tuple(re.compile(pattern) for pattern in (
     r"\batencion (?:humana|personalizada)\b",
     # English.
     rf"\b(?:talk|speak|chat)(?: to| with)(?: \S+){{0,2}} {_PERSON_EN}\b",
+    # Refusing the bot is asking for a person: "no quiero hablar con un bot".
+    r"\bno (?:quiero|deseo|voy a) (?:hablar|chatear|seguir hablando|conversar) con (?:un |una |el |la )?"
+    r"(?:bot|maquina|robot|contestadora)\b",
+    r"\b(?:don't|do not|dont) want to (?:talk|speak|chat|deal) (?:to|with) (?:a |the |an )?"
+    r"(?:bot|machine|robot)\b",
+    # Being called back, a manager or a supervisor, a complaint to a person.
+    (r"\b(?:que me (?:llame|contacte|atienda)|me (?:pueden|puede|podrian) llamar|llamenme|"
+     rf"quiero que me llamen)\b(?: \S+){{0,2}}"),
+    rf"\b(?:call me|give me a call|phone me|ring me)\b",
+    r"\b(?:gerente|supervisor(?:a)?|encargado|manager|your boss)\b",
+    r"\b(?:persona|humano|agente|asesor) (?:real|de verdad|de carne y hueso)\b",
+    r"\b(?:real|live) (?:person|human|agent)\b",
     rf"\b(?:connect|transfer|put|pass)(?: me)?(?: through)? (?:to|with) {_PERSON_EN}\b",
     (rf"\b(?:i want|i need|i'd like|i would like|get me|give me|can i (?:get|have))"
     rf" {_PERSON_EN}\b"),
@@ -40,12 +65,18 @@ _REQUESTS = tuple(re.compile(pattern) for pattern in (
 _PUNCTUATION = re.compile(r"[^\w' ]+")
 
 
-def asks_for_person(message: str) -> str | None:
-    """The phrase that asks for a human agent, or None when the message does not ask."""
+def asks_for_person(message: str, classifier: IntentClassifier | None = None) -> str | None:
+    """What asks for a human agent — the matching phrase, or `classifier <name> p=…` — or
+    None when the message does not ask."""
     text = _PUNCTUATION.sub(" ", fold(message))
     text = " ".join(text.split())
     for pattern in _REQUESTS:
         match = pattern.search(text)
         if match:
             return match[0]
+    if classifier is None:
+        return None
+    prediction = classifier.classify(message)
+    if prediction.label is IntentLabel.PERSON and prediction.confidence >= PERSON_MIN_CONFIDENCE:
+        return f"classifier {classifier.name} p={prediction.confidence:.2f}"
     return None

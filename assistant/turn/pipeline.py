@@ -31,6 +31,7 @@ from billing_toolkit.assistant.narrator import (
     Narrator,
     TemplateNarrator,
 )
+from billing_toolkit.assistant.retrieval.kinds import ChunkKind
 from billing_toolkit.assistant.retrieval.relevance import ContextFloor
 from billing_toolkit.assistant.store.model import ConversationStore
 from billing_toolkit.assistant.text.identifiers import (
@@ -50,15 +51,28 @@ from billing_toolkit.assistant.turn.identity import (
     claims_of_someone_else,
     identify,
 )
-from billing_toolkit.assistant.turn.intents import Intent, Route, route
+from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
+from billing_toolkit.assistant.turn.intents import (
+    PERSONAL_INTENTS,
+    Intent,
+    Route,
+    RoutedPart,
+    route_parts,
+)
 from billing_toolkit.assistant.turn.person_request import asks_for_person
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
+from billing_toolkit.assistant.understanding.classifier import (
+    IntentClassifier,
+    default_classifier,
+)
 from billing_toolkit.client.tool_result import ToolResult
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TOP_K = 6
+SUGGESTION_POOL = 24
+"""How many of the subscriber's latest invoices a "did you mean" may draw from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +90,9 @@ class PipelineSettings:
     context_floor: ContextFloor = field(default_factory=ContextFloor)
     max_reply_chars: int = DEFAULT_MAX_CHARS
     operator_identifiers: tuple[str, ...] = ()
+    two_factor_self_service: bool = False
+    """The tenant's opt-in: a phone not on the account may prove identity with the account
+    number and the national ID together. Off: such a phone gets policy answers only."""
 
 
 class _TurnOver(Exception):
@@ -84,6 +101,17 @@ class _TurnOver(Exception):
     def __init__(self, result: TurnResult) -> None:
         super().__init__(result.action.value)
         self.result = result
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """One part of a reply and what backs it."""
+
+    reply: str
+    used_chunk_ids: tuple[str, ...]
+    chunks: tuple[RetrievedChunk, ...]
+    tool_texts: tuple[str, ...]
+    about_account: bool
 
 
 class AssistantPipeline:
@@ -99,6 +127,7 @@ class AssistantPipeline:
         narrator: Narrator | None = None,
         verifier: GroundingVerifier | None = None,
         settings: PipelineSettings | None = None,
+        classifier: IntentClassifier | None = None,
     ) -> None:
         self.tenant = tenant
         self.capabilities = capabilities
@@ -107,6 +136,7 @@ class AssistantPipeline:
         self.narrator = narrator or TemplateNarrator()
         self.verifier = verifier or GroundingVerifier()
         self.settings = settings or PipelineSettings()
+        self.classifier = classifier or default_classifier()
 
     def handle(self, phone: str, message: str) -> TurnResult:
         """Run one turn for the subscriber writing from `phone`.
@@ -143,6 +173,7 @@ class _RunningTurn:
         self.identifiers: list[Identifier] = []
         self.intent = Intent.POLICY
         self.capability: str | None = None
+        self.wants: str | None = None
 
     # -- stages -------------------------------------------------------------------------
 
@@ -154,24 +185,35 @@ class _RunningTurn:
         self.language = detect_language(self.message, fallback=self.conversation.language)
         self.conversation = replace(self.conversation, language=self.language)
         self.trace.record("language", self.language.value)
-        phrase = asks_for_person(self.message)
+        phrase = asks_for_person(self.message, self.p.classifier)
         self.trace.record("person_request", "escalate" if phrase else "none", phrase=phrase)
         if phrase:
             self._escalate(EscalationReason.USER_REQUEST)
         self.identifiers = find_identifiers(self.message)
         self._record_identifiers()
-        first = route(self.message, self.identifiers)
-        self._record_route(first)
-        answering = self._identify(first)
+        parts = self._route(self.message)
+        parts = self._identify(parts)
+        parts = self._confirmation(parts)
         self._check_claims()
-        results = self._call(answering)
-        chunks = self._retrieve()
-        return self._narrate(results, chunks)
+        answers = [self._answer(part) for part in parts]
+        return self._compose(parts, answers)
 
-    def _identify(self, first: Route) -> Route:
-        """Who is writing; returns the route to answer (the pending question's, after proof)."""
+    def _route(self, message: str) -> list[RoutedPart]:
+        parts = route_parts(message, self.identifiers, classifier=self.p.classifier)
+        self.trace.record("intent", "+".join(p.route.intent.value for p in parts),
+                          capability=[p.route.capability for p in parts],
+                          cue=[p.route.cue for p in parts])
+        return parts
+
+    def _identify(self, parts: list[RoutedPart]) -> list[RoutedPart]:
+        """Who is writing; returns the parts to answer (the pending question's, after proof).
+
+        From a phone that is not on the account, account data is never given on a claim:
+        policy questions are answered, anything about an account hands over for
+        verification — unless the tenant opted into two-factor self-service."""
         self.identity = identify(self.p.capabilities, self.phone, self.conversation,
-                                 self.identifiers)
+                                 self.identifiers,
+                                 two_factor=self.p.settings.two_factor_self_service)
         self.trace.record("identity", self.identity.status.value,
                           lookups=[r.capability for r in self.identity.lookups])
         status = self.identity.status
@@ -182,29 +224,47 @@ class _RunningTurn:
         if status is IdentityStatus.NOT_FOUND:
             self._notice(notices.identity_not_found(self.language))
         if status is IdentityStatus.UNKNOWN:
-            if first.intent in (Intent.POLICY, Intent.GREETING) and not self.identifiers:
-                return first
-            self.conversation = replace(self.conversation, pending_question=self.message)
-            self._notice(notices.ask_identity(self.language))
+            personal = any(p.route.intent in PERSONAL_INTENTS for p in parts)
+            if not personal and not self.identifiers:
+                return parts
+            if self.p.settings.two_factor_self_service:
+                if personal:
+                    self.conversation = replace(self.conversation, pending_question=self.message)
+                self._notice(notices.ask_two_factor(self.language))
+            self._escalate(EscalationReason.IDENTITY_UNVERIFIED)
         if status is IdentityStatus.JUST_VERIFIED:
-            return self._after_verification(first)
-        return first
+            return self._after_verification(parts)
+        return parts
 
-    def _after_verification(self, first: Route) -> Route:
+    def _after_verification(self, parts: list[RoutedPart]) -> list[RoutedPart]:
         customer = self._customer()
         pending = self.conversation.pending_question
         self.conversation = replace(self.conversation, pending_question=None,
                                     verified_account=str(customer.get("account_number")))
-        if first.cue is not None and first.intent is not Intent.GREETING:
-            return first
+        if any(p.route.intent in PERSONAL_INTENTS for p in parts):
+            return parts
         if pending is None:
             self._notice(notices.identity_confirmed(customer.get("name"), self.language))
-        self.question = str(pending)
-        self.identifiers = find_identifiers(self.question)
-        answering = route(self.question, self.identifiers)
-        self.trace.record("pending_question", answering.intent.value,
-                          capability=answering.capability)
-        return answering
+        return self._answer_pending(str(pending))
+
+    def _answer_pending(self, pending: str) -> list[RoutedPart]:
+        self.question = pending
+        self.identifiers = find_identifiers(pending)
+        parts = route_parts(pending, self.identifiers, classifier=self.p.classifier)
+        self.trace.record("pending_question", "+".join(p.route.intent.value for p in parts),
+                          capability=[p.route.capability for p in parts])
+        return parts
+
+    def _confirmation(self, parts: list[RoutedPart]) -> list[RoutedPart]:
+        """A "sí" to "¿Quisiste decir INV-…?" answers the suggested question; anything else
+        drops the suggestion."""
+        pending = self.conversation.pending_question
+        if pending is None or self.identity.customer is None:
+            return parts
+        self.conversation = replace(self.conversation, pending_question=None)
+        if not is_affirmative(self.message):
+            return parts
+        return self._answer_pending(pending)
 
     def _check_claims(self) -> None:
         customer = self.identity.customer
@@ -214,13 +274,44 @@ class _RunningTurn:
         if foreign:
             self._notice(notices.not_found(foreign, self.language))
 
+    def _answer(self, part: RoutedPart) -> _Answer | None:
+        """One part of the reply, narrated from its evidence; None when nothing backs it."""
+        results = self._call(part.route)
+        personal = part.route.intent in PERSONAL_INTENTS
+        query = f"{part.text} {part.route.topic}" if part.route.topic else part.text
+        chunks = self._retrieve(query)
+        usable = [c for c in chunks if not personal or c.kind == ChunkKind.POLICY]
+        evidence = [r for r in results if r.ok and r.evidence_text]
+        if not evidence and not usable:
+            return None
+        request = NarrationRequest(
+            question=part.text, language=self.language, intent=self.intent,
+            customer=self.identity.customer, tool_results=tuple(evidence),
+            chunks=tuple(EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score, c.kind)
+                         for c in usable))
+        try:
+            narration = self.p.narrator.narrate(request)
+        except NarrationError as exc:
+            self.trace.record("narration", "failed", error=str(exc))
+            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, unsupported=(f"narrator: {exc}",))
+        self.trace.record("narration", "narrated", intent=part.route.intent.value,
+                          used_chunk_ids=list(narration.used_chunk_ids))
+        return _Answer(narration.reply, narration.used_chunk_ids, tuple(chunks),
+                       tuple(str(r.evidence_text) for r in evidence), personal)
+
     def _call(self, answering: Route) -> list[ToolResult]:
         """The capability call(s) that answer `answering`; [] for policy questions."""
         self.intent = answering.intent
         self.capability = answering.capability
         if answering.intent is Intent.GREETING:
             self._notice(notices.greeting(self._customer().get("name"), self.language))
+        if answering.intent is Intent.THANKS:
+            self._notice(notices.closing(self._customer().get("name"), self.language))
+        if answering.intent is Intent.OFF_TOPIC:
+            self.trace.record("context", "off_topic")
+            self._escalate(EscalationReason.NO_CONTEXT)
         if answering.intent is Intent.UNSUPPORTED:
+            self.wants = answering.wants
             self._escalate(EscalationReason.CAPABILITY_MISSING)
         if answering.intent is Intent.POLICY or answering.capability is None:
             self.trace.record("capability", "none")
@@ -230,6 +321,8 @@ class _RunningTurn:
             return self._resolve_invoices(invoices)
         if answering.intent is Intent.BILL_CHANGE and invoices:
             return self._bill_change_of(invoices)
+        if answering.intent is Intent.SERVICE:
+            return [r for r in (self._invoke("plan"), self._invoke("balance")) if r.ok]
         result = self._invoke(answering.capability, **answering.params)
         if not result.ok:
             self._notice(notices.nothing_on_record(answering.capability, self.language))
@@ -237,7 +330,9 @@ class _RunningTurn:
 
     def _resolve_invoices(self, invoices: Sequence[Identifier]) -> list[ToolResult]:
         """Exact lookups; a miss, a malformed number or a different number returned is "not
-        found" — never the nearest invoice."""
+        found" — never the nearest invoice. A number written in a form that is not silently
+        mapped (spaces, a look-alike letter, an extra character) gets suggestions from the
+        subscriber's own invoices and nothing else until they pick one."""
         found: list[ToolResult] = []
         missing: list[Identifier] = []
         for invoice in invoices:
@@ -248,10 +343,27 @@ class _RunningTurn:
                 found.append(result)
             else:
                 missing.append(invoice)
+        variants = [i for i in missing if i.variant_of is not None]
+        if variants:
+            suggestions = self._suggestions(variants)
+            if len(suggestions) == 1:
+                self.conversation = replace(
+                    self.conversation, pending_question=f"factura {suggestions[0]}")
+            self._notice(notices.did_you_mean(variants, suggestions, self.language),
+                         quoted=suggestions)
         if missing:
             self._notice(notices.not_found(missing, self.language))
         return found
 
+    def _suggestions(self, variants: Sequence[Identifier]) -> list[str]:
+        """The subscriber's own invoice numbers each variant could be (its reading, or one
+        character away from it), deterministic order."""
+        listing = self._invoke("invoices", limit=SUGGESTION_POOL)
+        own = [str(i["invoice_number"]) for i in (listing.data or {}).get("invoices", [])] \
+            if listing.ok else []
+        picked = [n for v in variants for n in sorted(own) if near(str(v.variant_of), n)]
+        self.trace.record("suggestions", f"{len(picked)} offered", offered=picked)
+        return list(dict.fromkeys(picked))
     def _bill_change_of(self, invoices: Sequence[Identifier]) -> list[ToolResult]:
         """"Why is INV-… higher": the comparison, only if it is about that very invoice."""
         requested = self._resolve_invoices(invoices)
@@ -278,14 +390,14 @@ class _RunningTurn:
             self._escalate(EscalationReason.TOOL_ERROR, tool_error=result.error)
         return result
 
-    def _retrieve(self) -> list[RetrievedChunk]:
+    def _retrieve(self, query: str) -> list[RetrievedChunk]:
         """Knowledge-base context. A failing retriever must not take the bot down: the turn
         continues without context (and escalates NO_CONTEXT if it had nothing else)."""
         if self.p.retriever is None:
             self.trace.record("retrieval", "not_configured")
             return []
         try:
-            found = list(self.p.retriever.search(self.question, self.p.settings.top_k))
+            found = list(self.p.retriever.search(query, self.p.settings.top_k))
         except Exception as exc:  # noqa: BLE001 — any retriever failure means "no context"
             self.trace.record("retrieval", "failed", error=repr(exc))
             return []
@@ -295,38 +407,44 @@ class _RunningTurn:
                           dropped=[c.chunk_id for c in found if c not in kept])
         return kept
 
-    def _narrate(self, results: list[ToolResult], chunks: list[RetrievedChunk]) -> TurnResult:
-        evidence = [r for r in results if r.ok and r.evidence_text]
-        if not evidence and not chunks:
+    def _compose(self, parts: Sequence[RoutedPart], answers: Sequence[_Answer | None]
+                 ) -> TurnResult:
+        """Every part answered in order; a part nothing backs is named, and a turn where
+        nothing backs anything hands over (NO_CONTEXT)."""
+        answered = [a for a in answers if a is not None]
+        if not answered:
             self.trace.record("context", "none")
             self._escalate(EscalationReason.NO_CONTEXT)
-        self.trace.record("context", "available", tool_results=len(evidence), chunks=len(chunks))
-        request = NarrationRequest(
-            question=self.question, language=self.language, intent=self.intent,
-            customer=self.identity.customer, tool_results=tuple(evidence),
-            chunks=tuple(EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score)
-                         for c in chunks))
-        try:
-            narration = self.p.narrator.narrate(request)
-        except NarrationError as exc:
-            self.trace.record("narration", "failed", error=str(exc))
-            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, unsupported=(f"narrator: {exc}",))
-        self.trace.record("narration", "narrated", used_chunk_ids=list(narration.used_chunk_ids))
-        return self._deliver(narration.reply, narration.used_chunk_ids, chunks,
-                             [str(r.evidence_text) for r in evidence])
+        self.trace.record("context", "available", parts=len(parts), answered=len(answered))
+        replies = [a.reply if a is not None else notices.part_unanswered(p.text, self.language)
+                   for p, a in zip(parts, answers, strict=True)]
+        chunks = {c.chunk_id: c for a in answered for c in a.chunks}
+        return self._deliver("\n\n".join(replies),
+                             tuple(dict.fromkeys(i for a in answered for i in a.used_chunk_ids)),
+                             list(chunks.values()), [t for a in answered for t in a.tool_texts],
+                             about_account=any(a.about_account for a in answered))
 
     # -- endings ------------------------------------------------------------------------
 
     def _deliver(self, reply: str, used_chunk_ids: Sequence[str],
-                 chunks: Sequence[RetrievedChunk], tool_texts: Sequence[str]) -> TurnResult:
-        """Humanize, verify and send — or escalate with what was stopped and why."""
+                 chunks: Sequence[RetrievedChunk], tool_texts: Sequence[str], *,
+                 about_account: bool = False) -> TurnResult:
+        """Humanize, verify and send — or escalate with what was stopped and why.
+
+        A reply about the subscriber's account may not lean on a worked example or a format
+        sample: their figures are illustrations, true of no one's bill. And a reply leans only
+        on the chunks it cites: a figure is not backed by a chunk retrieved but not used."""
+        cited = [c for c in chunks if c.chunk_id in set(used_chunk_ids)]
         text = humanize(reply, max_chars=self.p.settings.max_reply_chars)
         self.trace.record("humanizer", "shaped", chars=len(text))
         known = [*self._customer_texts(), *tool_texts]
         verdict = self.p.verifier.verify(
             answer=text, used_chunk_ids=list(used_chunk_ids),
             retrieved_chunk_ids=[c.chunk_id for c in chunks],
-            evidence_texts=[c.text for c in chunks], tool_result_texts=known)
+            evidence_texts=[c.text for c in cited if c.kind == ChunkKind.POLICY],
+            tool_result_texts=known,
+            example_texts=[c.text for c in cited if c.kind != ChunkKind.POLICY],
+            about_account=about_account, language=self.language)
         self.trace.record("grounding", "grounded" if verdict.grounded else "ungrounded",
                           unsupported=list(verdict.unsupported))
         if not verdict.grounded or not text:
@@ -349,10 +467,11 @@ class _RunningTurn:
         self.trace.record("send", "reply")
         return TurnResult(Action.REPLY, text, tuple(used_chunk_ids), self.trace.records)
 
-    def _notice(self, text: str) -> NoReturn:
-        """End the turn with a fixed notice; it repeats only what the subscriber wrote."""
+    def _notice(self, text: str, *, quoted: Sequence[str] = ()) -> NoReturn:
+        """End the turn with a fixed notice; it repeats only what the subscriber wrote (and,
+        for a suggestion, the subscriber's own invoice numbers it offers)."""
         self.trace.record("notice", "fixed reply")
-        raise _TurnOver(self._deliver(text, (), (), [self.message]))
+        raise _TurnOver(self._deliver(text, (), (), [self.message, *quoted]))
 
     def _escalate(self, reason: EscalationReason, *, tool_error: str | None = None,
                   stopped_reply: str | None = None, unsupported: Sequence[str] = ()) -> NoReturn:
@@ -361,7 +480,7 @@ class _RunningTurn:
             phone=self.phone, message=self.message,
             account_number=customer.get("account_number"), customer_name=customer.get("name"),
             capability=self.capability, tool_error=tool_error, stopped_reply=stopped_reply,
-            unsupported=tuple(unsupported))
+            unsupported=tuple(unsupported), wants=self.wants)
         escalation = escalate(reason, context)
         self.p.store.record_escalation(self.conversation, escalation)
         self.trace.record("escalation", reason.value)
@@ -381,6 +500,4 @@ class _RunningTurn:
             {"kind": i.kind.value, "literal": i.literal, "valid": i.valid}
             for i in self.identifiers])
 
-    def _record_route(self, first: Route) -> None:
-        self.trace.record("intent", first.intent.value, capability=first.capability,
-                          cue=first.cue)
+

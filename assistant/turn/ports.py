@@ -78,6 +78,10 @@ class RetrievedChunk(Protocol):
     @property
     def fused_rank(self) -> int: ...
 
+    @property
+    def kind(self) -> str:
+        """`policy`, `worked_example` or `format_sample`, set from the document's structure."""
+
 
 class Retriever(Protocol):
     """Hybrid retrieval over the operator's knowledge base, best chunk first."""

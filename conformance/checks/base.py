@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from billing_toolkit.conformance.calls import Call, Identifiers, call
 from billing_toolkit.conformance.contract_facts import ContractFacts
@@ -18,6 +19,9 @@ from billing_toolkit.conformance.exchange import Exchange
 from billing_toolkit.conformance.http import ApiSession
 from billing_toolkit.conformance.outcome import CheckOutcome, Violation, judge, skipped
 from billing_toolkit.conformance.settings import KitSettings
+
+if TYPE_CHECKING:
+    from billing_toolkit.conformance.checks.booking import Booking
 
 # A failed check keeps this many violations; the first is the one the report reproduces.
 MAX_VIOLATIONS = 20
@@ -29,6 +33,9 @@ class ScenarioContext:
     settings: KitSettings
     data: TestData
     facts: ContractFacts
+    payments: list[Booking] = field(default_factory=list, compare=False, repr=False)
+    """The run's one test payment once booked (`checks/booking.book`): the idempotency
+    scenario and probe share it, so a run books one payment, not one each."""
 
     def call(self, operation_id: str, known: Identifiers | None = None) -> Call:
         """The request to `operation_id` filled by format from the test data (or from `known`,

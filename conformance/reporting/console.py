@@ -1,4 +1,5 @@
-"""Rich output: a live progress line while the run goes, one table row per check at the end."""
+"""Rich output: a live progress line while the run goes, then every check: a table on a wide
+terminal, one line per check otherwise (CI logs have no terminal)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,18 @@ from typing import Self
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from billing_toolkit.conformance.outcome import CheckOutcome, Status
 from billing_toolkit.conformance.reporting import reproduction
 from billing_toolkit.conformance.runner import RunReport
+from billing_toolkit.conformance.writes import describe, describe_totals
 
 STYLES = {Status.PASSED: "green", Status.FAILED: "bold red", Status.SKIPPED: "yellow"}
+TABLE_MIN_WIDTH = 120
+"""Below this width (or without a terminal: CI logs) the checks are a plain list, since a
+table squeezed into 80 columns folds its detail column to a word per line."""
+DETAIL_MIN_WIDTH = 40
 
 
 class ConsoleProgress:
@@ -48,45 +55,74 @@ class ConsoleProgress:
         self._progress.update(self._task, note=f"{self._ticks} · {note}")
 
     def finished(self, outcome: CheckOutcome) -> None:
-        style = STYLES[outcome.status]
-        self._console.print(f"[{style}]{outcome.status.value:>7}[/] {outcome.name}")
+        self._console.print(
+            Text.assemble(
+                (f"{outcome.status.value:>7}", STYLES[outcome.status]), f" {outcome.name}"
+            )
+        )
 
 
 def print_summary(console: Console, report: RunReport, secrets: Mapping[str, str]) -> None:
-    """The table of every check, then the curl of each failure, then the one-line verdict."""
-    table = Table(title=f"Billing contract conformance — {report.base_url}", show_lines=False)
-    table.add_column("check", no_wrap=True)
-    table.add_column("result", no_wrap=True)
-    table.add_column("inspected", justify="right")
-    table.add_column("detail", overflow="fold")
-    for outcome in report.outcomes:
-        style = STYLES[outcome.status]
-        table.add_row(
-            outcome.name,
-            f"[{style}]{outcome.status.value}[/]",
-            str(outcome.inspected),
-            outcome.summary,
-        )
-    console.print(table)
+    """Every check (a table on a wide terminal, else one line each), then the curl of each
+    failure, the writes made and the one-line verdict."""
+    title = f"Billing contract conformance — {report.base_url}"
+    if console.is_terminal and console.width >= TABLE_MIN_WIDTH:
+        console.print(_table(report, title))
+    else:
+        console.print(Text(title, style="bold"), soft_wrap=True)
+        for outcome in report.outcomes:
+            console.print(_line(outcome), soft_wrap=True)
     for outcome in report.outcomes:
         if outcome.status is not Status.FAILED:
             continue
-        console.print(f"\n[bold red]{outcome.name}[/] — {outcome.summary}")
+        console.print()
+        console.print(Text.assemble((outcome.name, "bold red"), f" — {outcome.summary}"))
         if outcome.remedy:
-            console.print(f"  [dim]fix:[/] {outcome.remedy}")
+            console.print(Text.assemble(("  fix: ", "dim"), outcome.remedy))
         curl = reproduction(outcome, secrets)
         if curl:
-            console.print("  [dim]reproduce:[/]")
-            console.print(f"  {curl}", soft_wrap=True, markup=False, highlight=False)
-    writes = (
+            console.print(Text("  reproduce:", style="dim"))
+            console.print(Text(f"  {curl}"), soft_wrap=True)
+    mode = (
         "writes allowed (--allow-writes)"
         if report.allow_writes
         else "read-only (no --allow-writes)"
     )
     if report.schemathesis_phases:
         console.print(f"\nschemathesis phases run: {', '.join(report.schemathesis_phases)}")
+    console.print(Text(f"\nwrites made: {describe_totals(report.writes)}"), soft_wrap=True)
+    for write in report.writes:
+        console.print(Text(f"  {describe(write)} → {write.status}"), soft_wrap=True)
     console.print(
-        f"\n{report.count(Status.PASSED)} passed, {report.count(Status.FAILED)} failed, "
-        f"{report.count(Status.SKIPPED)} skipped · {report.requests} requests · {writes} · "
-        f"seed {report.seed}"
+        Text(
+            f"\n{report.count(Status.PASSED)} passed, {report.count(Status.FAILED)} failed, "
+            f"{report.count(Status.SKIPPED)} skipped · {report.requests} requests · {mode} · "
+            f"seed {report.seed}"
+        ),
+        soft_wrap=True,
+    )
+
+
+def _table(report: RunReport, title: str) -> Table:
+    table = Table(title=title, show_lines=False)
+    table.add_column("check", no_wrap=True)
+    table.add_column("result", no_wrap=True)
+    table.add_column("inspected", justify="right", no_wrap=True)
+    table.add_column("detail", overflow="fold", min_width=DETAIL_MIN_WIDTH)
+    for outcome in report.outcomes:
+        table.add_row(
+            outcome.name,
+            Text(outcome.status.value, style=STYLES[outcome.status]),
+            str(outcome.inspected),
+            Text(outcome.summary),
+        )
+    return table
+
+
+def _line(outcome: CheckOutcome) -> Text:
+    """One check on one line (`  failed money (12 inspected): …`): what a CI log without a
+    terminal shows, whatever its width, since rich then never wraps it."""
+    return Text.assemble(
+        (f"{outcome.status.value:>7}", STYLES[outcome.status]),
+        f" {outcome.name} ({outcome.inspected} inspected): {outcome.summary}",
     )

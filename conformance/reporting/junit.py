@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 from billing_toolkit.conformance.outcome import Status
 from billing_toolkit.conformance.reporting import reproduction
 from billing_toolkit.conformance.runner import RunReport
+from billing_toolkit.conformance.writes import describe, describe_totals
 
 SUITE = "billing-contract"
 
@@ -28,6 +29,7 @@ def junit_document(report: RunReport, secrets: Mapping[str, str]) -> ElementTree
         ("allow_writes", str(report.allow_writes).lower()),
         ("other_tenant", str(report.other_tenant).lower()),
         ("seed", str(report.seed)),
+        ("writes", describe_totals(report.writes)),
     ):
         ElementTree.SubElement(properties, "property", name=name, value=value)
     for outcome in report.outcomes:
@@ -43,6 +45,9 @@ def junit_document(report: RunReport, secrets: Mapping[str, str]) -> ElementTree
             if outcome.remedy:
                 lines += ["", "Fix: " + outcome.remedy]
             failure.text = "\n".join(lines)
+    if report.writes:
+        out = ElementTree.SubElement(suite, "system-out")
+        out.text = "\n".join(["Writes made:", *(describe(write) for write in report.writes)])
     tree = ElementTree.ElementTree(ElementTree.Element("testsuites"))
     tree.getroot().append(suite)
     return tree

@@ -11,14 +11,14 @@ from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.outcome import Status
 from billing_toolkit.conformance.reporting import reproduction
 from billing_toolkit.conformance.runner import RunReport
-
-FORMATS = {".json": "json", ".md": "markdown"}
+from billing_toolkit.conformance.settings import REPORT_FORMATS
+from billing_toolkit.conformance.writes import as_dict, describe, describe_totals, totals
 
 
 def report_format(path: Path) -> str:
     """'json' or 'markdown' from the file name; anything else is a `KitError`."""
     try:
-        return FORMATS[path.suffix.lower()]
+        return REPORT_FORMATS[path.suffix.lower()]
     except KeyError:
         raise KitError(f"--report {path}: the file name must end in .json or .md") from None
 
@@ -34,6 +34,10 @@ def report_dict(report: RunReport, secrets: Mapping[str, str]) -> dict[str, Any]
         "requests": report.requests,
         "schemathesis_phases": list(report.schemathesis_phases),
         "counts": {status.value: report.count(status) for status in Status},
+        "writes": [as_dict(write) for write in report.writes],
+        "writes_total": {
+            currency: f"{amount:f}" for currency, amount in totals(report.writes).items()
+        },
         "checks": [
             {
                 "name": outcome.name,
@@ -63,6 +67,7 @@ def report_markdown(report: RunReport, secrets: Mapping[str, str]) -> str:
         f"- Mode: {writes}; other tenant key: {'given' if report.other_tenant else 'not given'}",
         f"- Requests: {report.requests}; seed: {report.seed}; run id: `{report.run_id}`",
         f"- Schemathesis phases: {', '.join(report.schemathesis_phases) or 'not run'}",
+        f"- Writes made: {describe_totals(report.writes)}",
         "",
         "| check | result | inspected | detail |",
         "| --- | --- | ---: | --- |",
@@ -82,6 +87,9 @@ def report_markdown(report: RunReport, secrets: Mapping[str, str]) -> str:
             lines += ["", "Reproduce:", "", "```sh", curl, "```"]
         if outcome.remedy:
             lines += ["", f"Fix: {outcome.remedy}"]
+    if report.writes:
+        lines += ["", "## Writes made", ""]
+        lines += [f"- `{describe(write)}` → {write.status}" for write in report.writes]
     return "\n".join(lines) + "\n"
 
 

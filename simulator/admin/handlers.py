@@ -10,10 +10,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from billing_toolkit.simulator.control import FaultControl, JournalControl, ScenarioConflict
 from billing_toolkit.simulator.faults.rules import FaultRuleError
-from billing_toolkit.simulator.faults.scenario import ScenarioError
+from billing_toolkit.simulator.faults.scenario import ScenarioError, parse_scenario_text
 from billing_toolkit.simulator.handlers.context import OperationContext
+from billing_toolkit.simulator.journal import JournalQueryError, parse_body_filter
 from billing_toolkit.simulator.problems import Reply, invalid, problem
+from billing_toolkit.simulator.rate_limit import RateLimitError
 from billing_toolkit.simulator.representations import timestamp
 from billing_toolkit.simulator.state.engine import DayReport
 from billing_toolkit.simulator.state.store import UnknownSnapshot
@@ -24,9 +27,19 @@ def _body(ctx: OperationContext) -> dict[str, Any]:
     return ctx.request.body or {}
 
 
+def rule_field_errors(error: Exception) -> list[FieldError]:
+    """One FieldError per problem: `body.kind: unknown ...` names `body.kind` (the QA
+    console shows the very same list under its form)."""
+    problems = error.problems if isinstance(error, FaultRuleError) else [str(error)]
+    errors = []
+    for line in problems:
+        field, sep, message = line.partition(": ")
+        errors.append(FieldError(field, message) if sep else FieldError("body", line))
+    return errors
+
+
 def _rule_error(error: Exception) -> Reply:
-    field, _, message = str(error).partition(": ")
-    return invalid([FieldError(field if message else "body", message or str(error))])
+    return invalid(rule_field_errors(error))
 
 
 def _report(ctx: OperationContext, report: DayReport) -> Reply:
@@ -48,7 +61,10 @@ def get_simulator_info(ctx: OperationContext) -> Reply:
 
 def reset_simulator(ctx: OperationContext) -> Reply:
     body = _body(ctx)
-    ctx.runtime.control.reset(body.get("seed"), body.get("customers_per_tenant"))
+    try:
+        ctx.runtime.control.reset(body.get("seed"), body.get("customers_per_tenant"))
+    except ValueError as error:
+        return invalid([FieldError("body", str(error))])
     return Reply(200, ctx.runtime.control.info())
 
 
@@ -74,7 +90,13 @@ def get_clock(ctx: OperationContext) -> Reply:
 
 
 def set_clock(ctx: OperationContext) -> Reply:
-    moment = datetime.fromisoformat(ctx.request.body["now"])
+    text = ctx.request.body["now"]
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return invalid(
+            [FieldError("body.now", f"{text!r} is not a date-time this clock can reach")]
+        )
     try:
         return _report(ctx, ctx.runtime.control.clock.set(moment))
     except ValueError as error:
@@ -93,7 +115,10 @@ def advance_clock(ctx: OperationContext) -> Reply:
                 )
             ]
         )
-    return _report(ctx, ctx.runtime.control.clock.advance(**parts))
+    try:
+        return _report(ctx, ctx.runtime.control.clock.advance(**parts))
+    except ValueError as error:
+        return invalid([FieldError("body", str(error))])
 
 
 def list_faults(ctx: OperationContext) -> Reply:
@@ -120,17 +145,41 @@ def delete_fault(ctx: OperationContext) -> Reply:
     return Reply(204, None)
 
 
+def load_scenario_text(
+    faults: FaultControl, text: str, replace: bool
+) -> tuple[set[str], list[FieldError]]:
+    """Load a scenario given as YAML text (never a path on the server's disk): the ids of
+    the rules added, or every problem as a FieldError and nothing added (the API and the
+    QA console answer with the same list)."""
+    try:
+        scenario = parse_scenario_text(text, faults.operations, "body")
+        return {rule.id for rule in faults.load_scenario(scenario, replace)}, []
+    except ScenarioError as error:
+        return set(), [FieldError("body", problem) for problem in error.problems]
+    except ScenarioConflict as error:
+        return set(), [FieldError("query.replace", str(error))]
+    except ValueError as error:  # an id already taken
+        return set(), [FieldError("body", str(error))]
+
+
 def load_scenario(ctx: OperationContext) -> Reply:
     faults = ctx.runtime.control.faults
-    try:
-        added = {rule.id for rule in faults.load_scenario(str(ctx.request.body))}
-    except (ScenarioError, FaultRuleError) as error:
-        return invalid([FieldError("body", str(error))])
+    replace = ctx.request.query.get("replace") == "true"
+    added, errors = load_scenario_text(faults, str(ctx.request.body), replace)
+    if errors:
+        return invalid(errors)
     return Reply(201, {"data": [item for item in faults.list() if item["id"] in added]})
 
 
+def unload_scenario(ctx: OperationContext) -> Reply:
+    if not ctx.runtime.control.faults.unload_scenario(ctx.path("name")):
+        return problem(404, "not_found", "No loaded scenario has this name.")
+    return Reply(204, None)
+
+
 def list_fault_events(ctx: OperationContext) -> Reply:
-    return Reply(200, {"data": [event.to_dict() for event in ctx.runtime.control.faults.events()]})
+    events = ctx.runtime.control.faults.events(ctx.request.query.get("kind"))
+    return Reply(200, {"data": [event.to_dict() for event in events]})
 
 
 def clear_fault_events(ctx: OperationContext) -> Reply:
@@ -138,7 +187,73 @@ def clear_fault_events(ctx: OperationContext) -> Reply:
     return Reply(204, None)
 
 
+def _journal_filters(ctx: OperationContext) -> dict[str, Any]:
+    """The query's filters as `JournalControl` takes them; `JournalQueryError` names the
+    parameter that cannot be applied."""
+    query = ctx.request.query
+    filters = {
+        name: query[name]
+        for name in ("operation", "tenant", "status", "since", "until", "request_id")
+        if name in query
+    }
+    for name in ("since", "until"):  # decimal strings in the contract: floats here
+        if name in filters:
+            filters[name] = float(filters[name])
+    if "body" in query:
+        filters["body"] = parse_body_filter(query["body"])
+    if "since" in filters and "until" in filters and filters["until"] < filters["since"]:
+        raise JournalQueryError("query.until", "must not be before since")
+    return filters
+
+
+def _journal_read(
+    ctx: OperationContext, read: Callable[[JournalControl, dict[str, Any]], dict[str, Any]]
+) -> Reply:
+    """`read`'s answer and the journal's capacity, or the 400 of a filter that cannot apply."""
+    requests = ctx.runtime.control.requests
+    try:
+        filters = _journal_filters(ctx)
+    except JournalQueryError as error:
+        return invalid([FieldError(error.field, error.message)])
+    return Reply(200, {**read(requests, filters), "capacity": requests.journal.capacity})
+
+
+def list_requests(ctx: OperationContext) -> Reply:
+    limit = ctx.request.query.get("limit", 100)
+    return _journal_read(ctx, lambda journal, filters: {"data": journal.list(limit, **filters)})
+
+
+def count_requests(ctx: OperationContext) -> Reply:
+    return _journal_read(ctx, lambda journal, filters: {"count": journal.count(**filters)})
+
+
+def clear_requests(ctx: OperationContext) -> Reply:
+    ctx.runtime.control.requests.clear()
+    return Reply(204, None)
+
+
+def get_rate_limits(ctx: OperationContext) -> Reply:
+    return Reply(200, {"data": ctx.runtime.control.rate_limits.list()})
+
+
+def set_rate_limits(ctx: OperationContext) -> Reply:
+    try:
+        policies = ctx.runtime.control.rate_limits.set(*_body(ctx)["limits"], where="body.limits")
+    except RateLimitError as error:
+        field, _, message = str(error).partition(": ")
+        return invalid([FieldError(field, message)])
+    return Reply(200, {"data": policies})
+
+
+def clear_rate_limits(ctx: OperationContext) -> Reply:
+    ctx.runtime.control.rate_limits.clear()
+    return Reply(204, None)
+
+
 ADMIN_HANDLERS: dict[str, Callable[[OperationContext], Reply]] = {
+    "getRateLimits": get_rate_limits,
+    "setRateLimits": set_rate_limits,
+    "clearRateLimits": clear_rate_limits,
     "getSimulatorInfo": get_simulator_info,
     "resetSimulator": reset_simulator,
     "listSnapshots": list_snapshots,
@@ -152,6 +267,10 @@ ADMIN_HANDLERS: dict[str, Callable[[OperationContext], Reply]] = {
     "clearFaults": clear_faults,
     "deleteFault": delete_fault,
     "loadScenario": load_scenario,
+    "unloadScenario": unload_scenario,
     "listFaultEvents": list_fault_events,
     "clearFaultEvents": clear_fault_events,
+    "listRequests": list_requests,
+    "countRequests": count_requests,
+    "clearRequests": clear_requests,
 }

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from billing_toolkit.contract.masking import mask
+from billing_toolkit.contract.masking import mask_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +57,16 @@ class EventLog:
                 kind=kind,
                 operation_id=operation_id,
                 method=method,
-                path=mask(path),
+                path=mask_all(path),
                 tenant=tenant,
             )
             self._events.append(event)
             return event
 
-    def list(self) -> list[FaultEvent]:
+    def list(self, kind: str | None = None) -> list[FaultEvent]:
+        """The events, oldest first; only those of `kind` when one is given."""
         with self._lock:
-            return list(self._events)
+            return [event for event in self._events if kind is None or event.kind == kind]
 
     def clear(self) -> None:
         with self._lock:

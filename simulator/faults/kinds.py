@@ -8,6 +8,7 @@ connection under uvicorn and are emulated in-process (see `billing_toolkit.simul
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 
@@ -24,7 +25,9 @@ class Param:
         """Why `value` is not acceptable, or None."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return f"must be a number, got {value!r}"
-        if self.integer and not float(value).is_integer():
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be a finite number, got {value!r}"
+        if self.integer and isinstance(value, float) and not value.is_integer():
             return f"must be a whole number, got {value!r}"
         if value < self.minimum or (self.exclusive_minimum and value == self.minimum):
             relation = "greater than" if self.exclusive_minimum else "at least"
@@ -45,17 +48,21 @@ class Kind:
     needs_404: bool = False
 
 
-POSITIVE = Param(minimum=0.0, exclusive_minimum=True)
+MAX_DELAY_MS = 600_000.0
+"""Ten minutes: every delay is bounded (a rule is never a way to hang a worker for ever,
+nor a number `asyncio.sleep` overflows on); the admin contract states the same maxima."""
+DELAY = Param(maximum=MAX_DELAY_MS)
+POSITIVE = Param(minimum=0.0, exclusive_minimum=True, maximum=MAX_DELAY_MS)
 
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
-        Kind("latency_fixed", "Add a fixed delay.", delay=True, params={"ms": Param()}),
+        Kind("latency_fixed", "Add a fixed delay.", delay=True, params={"ms": DELAY}),
         Kind(
             "latency_uniform",
             "Add a delay drawn uniformly from [min_ms, max_ms].",
             delay=True,
-            params={"min_ms": Param(), "max_ms": Param()},
+            params={"min_ms": DELAY, "max_ms": DELAY},
         ),
         Kind(
             "latency_lognormal",
@@ -66,7 +73,9 @@ KINDS: dict[str, Kind] = {
         Kind(
             "timeout",
             "Hold the request hold_s seconds (others are served meanwhile), then answer 504.",
-            params={"hold_s": Param(default=30.0, minimum=0.0, exclusive_minimum=True)},
+            params={
+                "hold_s": Param(default=30.0, minimum=0.0, exclusive_minimum=True, maximum=3600.0)
+            },
         ),
         Kind("http_500", "Answer 500 problem+json (code internal).", status=500),
         Kind("http_502", "Answer 502 problem+json (code unavailable).", status=502),
@@ -74,14 +83,14 @@ KINDS: dict[str, Kind] = {
             "http_503",
             "Answer 503 problem+json (code unavailable) with Retry-After.",
             status=503,
-            params={"retry_after_s": Param(default=5, integer=True)},
+            params={"retry_after_s": Param(default=5, integer=True, maximum=86_400)},
         ),
         Kind("http_504", "Answer 504 problem+json (code unavailable).", status=504),
         Kind(
             "http_429",
             "Answer 429 problem+json (code rate_limited) with Retry-After.",
             status=429,
-            params={"retry_after_s": Param(default=1, integer=True)},
+            params={"retry_after_s": Param(default=1, integer=True, maximum=86_400)},
         ),
         Kind(
             "not_found",
@@ -103,8 +112,8 @@ KINDS: dict[str, Kind] = {
             "slow_drip",
             "Send the real response chunk_bytes at a time, interval_ms apart.",
             params={
-                "chunk_bytes": Param(default=16, minimum=1, integer=True),
-                "interval_ms": Param(default=200),
+                "chunk_bytes": Param(default=16, minimum=1, integer=True, maximum=1_048_576),
+                "interval_ms": Param(default=200, maximum=60_000.0),
             },
         ),
     )

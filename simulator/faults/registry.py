@@ -14,13 +14,14 @@ import math
 import random
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from billing_toolkit.contract.operations import Operation
 from billing_toolkit.simulator.faults.clock import FaultClock
 from billing_toolkit.simulator.faults.events import EventLog
 from billing_toolkit.simulator.faults.kinds import KINDS
 from billing_toolkit.simulator.faults.rules import FaultRule, RequestFacts
+from billing_toolkit.simulator.faults.sequence import PASS, SequenceCursor
 
 
 @dataclass(slots=True)
@@ -30,6 +31,10 @@ class _Active:
     added_at: float
     rng: random.Random
     fired: int = 0
+    scenario: str | None = None
+    """The name of the scenario the rule came from (what `unload` and `replace` act on)."""
+    sequence: SequenceCursor | None = None
+    """Where a sequence rule stands (None: not a sequence)."""
 
 
 @dataclass(slots=True)
@@ -64,14 +69,49 @@ class FaultRegistry:
         return bool(self._rules)
 
     def add(self, rule: FaultRule, source: str = "rule") -> FaultRule:
+        return self.add_all([rule], source)[0]
+
+    def add_all(
+        self,
+        rules: list[FaultRule],
+        source: str = "rule",
+        scenario: str | None = None,
+        replace: bool = False,
+    ) -> list[FaultRule]:
+        """Add every rule or none (an id already taken refuses them all). `replace` first
+        drops the rules of the scenario with this name, in the same step."""
         with self._lock:
-            self._next_id += 1
-            rule.id = rule.id or f"fault-{self._next_id}"
-            if any(active.rule.id == rule.id for active in self._rules):
-                raise ValueError(f"a fault with id {rule.id!r} already exists")
-            rng = random.Random(f"{self._seed}:{rule.id}")
-            self._rules.append(_Active(rule, source, self._clock.monotonic(), rng))
-            return rule
+            kept = [a for a in self._rules if not (replace and a.scenario == scenario)]
+            taken = {active.rule.id for active in kept}
+            wanted = [rule.id for rule in rules if rule.id]
+            clash = next((i for i in wanted if i in taken or wanted.count(i) > 1), None)
+            if clash is not None:
+                raise ValueError(f"a fault with id {clash!r} already exists")
+            now = self._clock.monotonic()
+            for rule in rules:
+                self._next_id += 1
+                rule.id = rule.id or f"fault-{self._next_id}"
+                rng = random.Random(f"{self._seed}:{rule.id}")
+                cursor = (
+                    SequenceCursor(rule.steps, rule.repeat, now + rule.after_s)
+                    if rule.steps
+                    else None
+                )
+                kept.append(_Active(rule, source, now, rng, scenario=scenario, sequence=cursor))
+            self._rules = kept
+            return rules
+
+    def scenario_loaded(self, name: str) -> bool:
+        with self._lock:
+            return any(active.scenario == name for active in self._rules)
+
+    def unload(self, name: str) -> int:
+        """Remove the rules of the scenario with this name; how many were removed."""
+        with self._lock:
+            kept = [active for active in self._rules if active.scenario != name]
+            removed = len(self._rules) - len(kept)
+            self._rules = kept
+            return removed
 
     def remove(self, rule_id: str) -> bool:
         with self._lock:
@@ -86,7 +126,16 @@ class FaultRegistry:
 
     def rules(self) -> list[dict[str, object]]:
         with self._lock:
-            return [{**a.rule.to_dict(), "source": a.source, "fired": a.fired} for a in self._rules]
+            return [
+                {
+                    **a.rule.to_dict(),
+                    "source": a.source,
+                    "fired": a.fired,
+                    **({"scenario": a.scenario} if a.scenario else {}),
+                    **({"position": a.sequence.position()} if a.sequence else {}),
+                }
+                for a in self._rules
+            ]
 
     def decide(
         self, facts: RequestFacts, request_id: str, extra: FaultRule | None = None
@@ -108,6 +157,14 @@ class FaultRegistry:
                     continue
                 if rule.probability < 1.0 and active.rng.random() >= rule.probability:
                     continue
+                if active.sequence is not None:
+                    step = active.sequence.current(now)
+                    if step is None:
+                        continue
+                    active.sequence.consumed(now)
+                    if step.kind == PASS:
+                        continue
+                    rule = replace(rule, kind=step.kind, params=step.params, steps=())
                 active.fired += 1
                 self.events.record(
                     elapsed_s=now - self.started_at,

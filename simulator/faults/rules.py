@@ -9,21 +9,36 @@ inject nothing), and every message names the field (`rules[2].probability: ...`)
 from __future__ import annotations
 
 import fnmatch
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from billing_toolkit.simulator.faults.kinds import KINDS, Kind
+from billing_toolkit.simulator.faults.sequence import PASS, Step
+from billing_toolkit.simulator.state.tenants import TENANT_SPECS
 
 ANY_OPERATION = "*"
 COMMON_FIELDS = (
     "kind", "operation", "path", "method", "tenant", "customer",
     "probability", "times", "after_s", "duration_s", "id",
 )  # fmt: skip
+SEQUENCE = "sequence"
+"""The `kind` a rule given as `steps` reports (its steps say what each request gets)."""
+SEQUENCE_FIELDS = ("steps", "repeat", "operation", "path", "method", "tenant", "customer",
+                   "after_s", "duration_s", "id")  # fmt: skip
+STEP_FIELDS = ("kind", "times", "duration_s")
+MAX_STEPS = 100
 
 
 class FaultRuleError(ValueError):
-    """A rule that cannot be used; the message names the field at fault."""
+    """A rule that cannot be used; the message names the field at fault. `problems` is
+    every problem found, one line each (the message joins them)."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or [message]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +66,9 @@ class FaultRule:
     duration_s: float | None = None
     params: dict[str, float] = field(default_factory=dict)
     id: str = ""
+    steps: tuple[Step, ...] = ()
+    """A sequence (`kind` is `sequence`): what each matching request gets, step by step."""
+    repeat: bool = False
 
     def matches(self, facts: RequestFacts) -> bool:
         if self.operation not in (None, ANY_OPERATION, facts.operation_id):
@@ -77,113 +95,259 @@ class FaultRule:
                 data[name] = value
         data["probability"] = self.probability
         data["after_s"] = self.after_s
+        if self.steps:
+            data["steps"] = [step.to_dict() for step in self.steps]
+            data["repeat"] = self.repeat
         return {**data, **self.params}
 
 
-def _number(
-    where: str, value: Any, *, minimum: float, exclusive: bool = False, maximum: float | None = None
-) -> float:
+MAX_TIMES = 1_000_000_000
+MAX_AFTER_S = 2_592_000.0
+"""30 days: a window that opens later than that is a typo, not a test plan."""
+MAX_DURATION_S = 31_536_000.0
+"""A year; leave `duration_s` out for a rule that stays for ever."""
+TENANTS = frozenset(spec.tenant_id for spec in TENANT_SPECS)
+"""The simulator's operators (the same for every seed): a rule for any other never fires."""
+_ACCOUNT_NUMBER = re.compile(r"[1-9][0-9]{9}")
+
+
+def _number(value: Any, *, minimum: float, exclusive: bool = False, maximum: float) -> str | None:
+    """Why `value` is not a number in range, or None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise FaultRuleError(f"{where}: must be a number, got {value!r}")
-    if (
-        value < minimum
-        or (exclusive and value == minimum)
-        or (maximum is not None and value > maximum)
+        return f"must be a number, got {value!r}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, got {value!r}"
+    if value < minimum or (exclusive and value == minimum) or value > maximum:
+        low = "(" if exclusive else "["
+        return f"must be in {low}{minimum:g}, {maximum:g}], got {value!r}"
+    return None
+
+
+def _times(value: Any) -> str | None:
+    if value is None or (
+        not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= MAX_TIMES
     ):
-        bounds = (
-            f"({minimum:g}, {maximum:g}]"
-            if exclusive and maximum is not None
-            else f">= {minimum:g}"
-        )
-        raise FaultRuleError(f"{where}: must be {bounds}, got {value!r}")
-    return float(value)
+        return None
+    return f"must be a whole number in [1, {MAX_TIMES}], got {value!r}"
 
 
-def _text(where: str, value: Any) -> str:
+def _duration(value: Any) -> str | None:
+    if value is None:
+        return None
+    return _number(value, minimum=0.0, exclusive=True, maximum=MAX_DURATION_S)
+
+
+def _window(raw: Mapping[str, Any], problems: _Problems) -> tuple[Any, Any]:
+    """`after_s` (default 0) and `duration_s` (None: for ever), their problems added."""
+    after, duration = raw.get("after_s", 0.0), raw.get("duration_s")
+    problems.add("after_s", _number(after, minimum=0.0, maximum=MAX_AFTER_S))
+    problems.add("duration_s", _duration(duration))
+    return after, duration
+
+
+def _text(value: Any) -> str | None:
     if not isinstance(value, str) or not value:
-        raise FaultRuleError(f"{where}: must be a non-empty string, got {value!r}")
-    return value
+        return f"must be a non-empty string, got {value!r}"
+    return None
 
 
-def _kind(where: str, raw: Mapping[str, Any]) -> Kind:
+class _Problems:
+    """Every problem of one rule, each naming its field (`rules[2].tenant: ...`)."""
+
+    def __init__(self, where: str) -> None:
+        self.where, self.found = where, []  # type: list[str]
+
+    def add(self, name: str | None, message: str | None) -> None:
+        if message is not None:
+            self.found.append(
+                f"{self.where}.{name}: {message}" if name else f"{self.where}: {message}"
+            )
+
+
+def _kind(raw: Mapping[str, Any], problems: _Problems) -> Kind | None:
     if "kind" not in raw:
-        raise FaultRuleError(f"{where}.kind: is required")
+        problems.add("kind", "is required")
+        return None
     name = raw["kind"]
-    if name not in KINDS:
-        raise FaultRuleError(
-            f"{where}.kind: unknown fault kind {name!r} (known: {', '.join(KINDS)})"
-        )
+    if not isinstance(name, str) or name not in KINDS:
+        problems.add("kind", f"unknown fault kind {name!r} (known: {', '.join(KINDS)})")
+        return None
     return KINDS[name]
 
 
-def _params(where: str, kind: Kind, raw: Mapping[str, Any]) -> dict[str, float]:
+def _params(kind: Kind, raw: Mapping[str, Any], problems: _Problems) -> dict[str, float]:
     params: dict[str, float] = {}
     for name, spec in kind.params.items():
         if name not in raw:
             if spec.default is None:
-                raise FaultRuleError(f"{where}.{name}: is required for {kind.name}")
-            params[name] = spec.default
+                problems.add(name, f"is required for {kind.name}")
+            else:
+                params[name] = spec.default
             continue
         problem = spec.problem(raw[name])
-        if problem is not None:
-            raise FaultRuleError(f"{where}.{name}: {problem}")
-        params[name] = raw[name]
-    if kind.name == "latency_uniform" and params["min_ms"] > params["max_ms"]:
-        raise FaultRuleError(f"{where}.max_ms: must be >= min_ms ({params['min_ms']:g})")
+        problems.add(name, problem)
+        if problem is None:
+            params[name] = raw[name]
+    bounds = (params.get("min_ms", 0.0), params.get("max_ms", float("inf")))
+    if kind.name == "latency_uniform" and bounds[0] > bounds[1]:
+        problems.add("max_ms", f"must be >= min_ms ({bounds[0]:g})")
     return params
 
 
+def _targets(raw: Mapping[str, Any], operations: Mapping[str, bool], kind: Kind | None,
+             problems: _Problems) -> None:  # fmt: skip
+    """What the rule is aimed at, refused when it could never fire (bias: a rule that
+    silently injects nothing is the worse failure for a test)."""
+    operation, path = raw.get("operation"), raw.get("path")
+    if operation is not None and operation != ANY_OPERATION and operation not in operations:
+        problems.add("operation", f"unknown operationId {operation!r}")
+    if operation is None and path is None:
+        problems.add(None, "give an operation (an operationId or '*') or a path")
+    if operation is not None and path is not None:
+        problems.add(
+            "path",
+            "give an operation or a path, not both (the rule would fire only where they agree)",
+        )
+    for name in ("path", "method", "tenant", "id"):
+        if raw.get(name) is not None:
+            problems.add(name, _text(raw[name]))
+    tenant = raw.get("tenant")
+    if isinstance(tenant, str) and tenant and tenant not in TENANTS:
+        problems.add(
+            "tenant",
+            f"no tenant {tenant!r} (tenants: {', '.join(sorted(TENANTS))}): the rule would never fire",
+        )
+    customer = raw.get("customer")
+    if customer is not None and not _ACCOUNT_NUMBER.fullmatch(str(customer)):
+        problems.add(
+            "customer",
+            f"{str(customer)[:40]!r} is not an account number (10 digits): the rule would never fire",
+        )
+    if (
+        kind is not None
+        and kind.needs_404
+        and operation in operations
+        and not operations[operation]
+    ):
+        problems.add("kind", f"{operation} has no 404 response in the contract")
+    problems.add("times", _times(raw.get("times")))
+
+
+def _step(raw: Any, index: int, last: bool, operation: Any, operations: Mapping[str, bool],
+          problems: _Problems) -> Step | None:  # fmt: skip
+    """One step of a sequence; its problems are named `steps[i].field`."""
+    where = f"steps[{index}]"
+    if not isinstance(raw, Mapping):
+        problems.add(where, f"must be a mapping, got {type(raw).__name__}")
+        return None
+    name = raw.get("kind")
+    if name == PASS:
+        kind = Kind(PASS, "Serve the request normally.")
+    elif not isinstance(name, str) or name not in KINDS:
+        known = ", ".join([PASS, *KINDS])
+        problems.add(f"{where}.kind", "is required" if name is None
+                     else f"unknown fault kind {name!r} (known: {known})")  # fmt: skip
+        return None
+    else:
+        kind = KINDS[name]
+    step_problems = _Problems(f"{problems.where}.{where}")
+    for extra in sorted(set(map(str, raw)) - set(STEP_FIELDS) - set(kind.params)):
+        step_problems.add(extra, f"unknown field for {kind.name}")
+    if kind.needs_404 and operation in operations and not operations[operation]:
+        step_problems.add("kind", f"{operation} has no 404 response in the contract")
+    times, duration = raw.get("times"), raw.get("duration_s")
+    step_problems.add("times", _times(times))
+    step_problems.add("duration_s", _duration(duration))
+    if times is not None and duration is not None:
+        step_problems.add("duration_s", "give times or duration_s, not both")
+    if times is None and duration is None and not last:
+        step_problems.add(None, "give times or duration_s (only the last step may stay for ever)")
+    params = _params(kind, raw, step_problems)
+    problems.found.extend(step_problems.found)
+    if step_problems.found:
+        return None
+    return Step(kind.name, params, times, None if duration is None else float(duration))
+
+
+def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]) -> FaultRule:
+    """A rule given as `steps`: the targets and window of any rule, and its steps."""
+    problems = _Problems(where)
+    for name in sorted(set(map(str, raw)) - set(SEQUENCE_FIELDS)):
+        reason = (
+            "each step says how long it lasts"
+            if name in ("times", "probability")
+            else (
+                "give the kinds in the steps" if name == "kind" else "unknown field for a sequence"
+            )
+        )
+        problems.add(name, reason)  # fmt: skip
+    _targets(raw, operations, None, problems)
+    after, duration = _window(raw, problems)
+    repeat = raw.get("repeat", False)
+    if not isinstance(repeat, bool):
+        problems.add("repeat", f"must be true or false, got {repeat!r}")
+    raw_steps = raw["steps"]
+    steps: list[Step | None] = []
+    if not isinstance(raw_steps, list) or not 1 <= len(raw_steps) <= MAX_STEPS:
+        problems.add("steps", f"must be a list of 1 to {MAX_STEPS} steps")
+    else:
+        steps = [_step(step, index, index == len(raw_steps) - 1, raw.get("operation"),
+                       operations, problems) for index, step in enumerate(raw_steps)]  # fmt: skip
+    if problems.found:
+        raise FaultRuleError("; ".join(problems.found), problems.found)
+    method = raw.get("method")
+    return FaultRule(
+        kind=SEQUENCE,
+        operation=raw.get("operation"),
+        path=raw.get("path"),
+        method=method.upper() if method is not None else None,
+        tenant=raw.get("tenant"),
+        customer=str(raw["customer"]) if raw.get("customer") is not None else None,
+        after_s=float(after),
+        duration_s=None if duration is None else float(duration),
+        id=raw.get("id") or "",
+        steps=tuple(step for step in steps if step is not None),
+        repeat=repeat,
+    )
+
+
 def parse_rule(raw: Any, where: str, operations: Mapping[str, bool]) -> FaultRule:
-    """A validated rule from a mapping (YAML, JSON body or header).
+    """A validated rule from a mapping (YAML, JSON body or header); `FaultRuleError`
+    lists every problem of the rule, each naming its field.
 
     `operations` maps each operationId of the billing contract to whether it documents a
     404 (needed by `not_found`).
     """
     if not isinstance(raw, Mapping):
         raise FaultRuleError(f"{where}: must be a mapping, got {type(raw).__name__}")
-    kind = _kind(where, raw)
-    unknown = sorted(set(raw) - set(COMMON_FIELDS) - set(kind.params))
-    if unknown:
-        raise FaultRuleError(f"{where}.{unknown[0]}: unknown field for {kind.name}")
-    operation = raw.get("operation")
-    if operation is not None and operation != ANY_OPERATION and operation not in operations:
-        raise FaultRuleError(f"{where}.operation: unknown operationId {operation!r}")
-    if operation is None and raw.get("path") is None:
-        raise FaultRuleError(f"{where}: give an operation (an operationId or '*') or a path")
-    if kind.needs_404:
-        targets = [operation] if operation not in (None, ANY_OPERATION) else []
-        lacking = [op for op in targets if not operations[op]]
-        if lacking:
-            raise FaultRuleError(f"{where}.kind: {lacking[0]} has no 404 response in the contract")
-    times = raw.get("times")
-    if times is not None and (isinstance(times, bool) or not isinstance(times, int) or times < 1):
-        raise FaultRuleError(f"{where}.times: must be a whole number >= 1, got {times!r}")
-    duration = raw.get("duration_s")
+    if "steps" in raw:
+        return _sequence(raw, where, operations)
+    problems = _Problems(where)
+    kind = _kind(raw, problems)
+    if kind is not None:
+        for name in sorted(set(map(str, raw)) - set(COMMON_FIELDS) - set(kind.params)):
+            problems.add(name, f"unknown field for {kind.name}")
+    _targets(raw, operations, kind, problems)
+    probability = raw.get("probability", 1.0)
+    problems.add("probability", _number(probability, minimum=0.0, exclusive=True, maximum=1.0))
+    after, duration = _window(raw, problems)
+    params = _params(kind, raw, problems) if kind is not None else {}
+    if problems.found or kind is None:
+        raise FaultRuleError("; ".join(problems.found), problems.found)
+    method = raw.get("method")
     return FaultRule(
         kind=kind.name,
-        operation=operation,
-        path=_text(f"{where}.path", raw["path"]) if raw.get("path") is not None else None,
-        method=_text(f"{where}.method", raw["method"]).upper()
-        if raw.get("method") is not None
-        else None,
-        tenant=_text(f"{where}.tenant", raw["tenant"]) if raw.get("tenant") is not None else None,
-        customer=_text(f"{where}.customer", str(raw["customer"]))
-        if raw.get("customer") is not None
-        else None,
-        probability=_number(
-            f"{where}.probability",
-            raw.get("probability", 1.0),
-            minimum=0.0,
-            exclusive=True,
-            maximum=1.0,
-        ),
-        times=times,
-        after_s=_number(f"{where}.after_s", raw.get("after_s", 0.0), minimum=0.0),
-        duration_s=None
-        if duration is None
-        else _number(f"{where}.duration_s", duration, minimum=0.0, exclusive=True),
-        params=_params(where, kind, raw),
-        id=_text(f"{where}.id", raw["id"]) if raw.get("id") is not None else "",
+        operation=raw.get("operation"),
+        path=raw.get("path"),
+        method=method.upper() if method is not None else None,
+        tenant=raw.get("tenant"),
+        customer=str(raw["customer"]) if raw.get("customer") is not None else None,
+        probability=float(probability),
+        times=raw.get("times"),
+        after_s=float(after),
+        duration_s=None if duration is None else float(duration),
+        params=params,
+        id=raw.get("id") or "",
     )
 
 

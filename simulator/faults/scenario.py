@@ -9,11 +9,17 @@ rules:
     retry_after_s: 5
     duration_s: 30
 ```
+
+A file is checked whole before any rule is used: every problem is reported, each with its
+line (`x.yaml: line 7: rules[1].kind: ...`), and a key given twice in one mapping is one of
+them (YAML would silently keep the last). Bias: a scenario that is not exactly what it says
+fails loudly; a test that injects less than its author believes is the worse outcome.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,10 +29,16 @@ import yaml
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
 
 TOP_LEVEL = ("name", "description", "rules")
+SCENARIO_SUFFIXES = (".yaml", ".yml")
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be loaded; one line that names the file and the field."""
+    """A scenario that cannot be loaded: one line per problem, each naming the source, the
+    line and the field (`problems` holds them; the message joins them)."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        super().__init__("\n".join(f"{source}: {problem}" for problem in problems))
+        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,41 +48,145 @@ class Scenario:
     rules: tuple[FaultRule, ...]
 
 
-def parse_scenario(data: Any, operations: Mapping[str, bool]) -> Scenario:
+class _LineLoader(yaml.SafeLoader):
+    """Safe YAML that records duplicate keys and the line of every mapping and key."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: list[str] = []
+        self.lines: dict[int, int] = {}
+        """id of a loaded mapping → its 1-based line (the mappings live as long as the data)."""
+        self.key_lines: dict[tuple[int, str], int] = {}
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                self.duplicates.append(
+                    f"line {key_node.start_mark.line + 1}: {key!r} is given twice in this mapping"
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _mapping_with_lines(loader: _LineLoader, node: yaml.MappingNode) -> Iterator[dict[Any, Any]]:
+    data: dict[Any, Any] = {}
+    yield data
+    data.update(loader.construct_mapping(node))
+    loader.lines[id(data)] = node.start_mark.line + 1
+    for key_node, _ in node.value:
+        loader.key_lines[(id(data), str(key_node.value))] = key_node.start_mark.line + 1
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _mapping_with_lines)
+
+
+def _load_yaml(text: str) -> tuple[Any, _LineLoader]:
+    loader: _LineLoader | None = None
+    try:
+        loader = _LineLoader(text)  # the reader refuses unprintable characters right here
+        return loader.get_single_data(), loader
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        reason = getattr(error, "problem", None) or " ".join(str(error).split())
+        raise ScenarioError("", [f"{where}not valid YAML ({reason})"]) from None
+    except RecursionError:
+        raise ScenarioError("", ["not valid YAML (nested too deep)"]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+def _rule_problems(problem: str, rule: Any, loader: _LineLoader) -> str:
+    """`rules[2].kind: ...` with the line of that key (or of the rule) in front."""
+    line = loader.lines.get(id(rule))
+    field = problem.split(":", 1)[0].split(".", 1)
+    if len(field) == 2:
+        line = loader.key_lines.get((id(rule), field[1]), line)
+        step = _STEP.match(field[1])
+        steps = rule.get("steps") if isinstance(rule, Mapping) else None
+        if step is not None and isinstance(steps, list) and int(step["index"]) < len(steps):
+            # `steps[1].kind`: the line of that key in that step (or of the step)
+            node = steps[int(step["index"])]
+            line = loader.lines.get(id(node), line)
+            line = loader.key_lines.get((id(node), step["key"] or ""), line)
+    return f"line {line}: {problem}" if line is not None else problem
+
+
+_STEP = re.compile(r"steps\[(?P<index>[0-9]+)\](?:\.(?P<key>\w+))?")
+
+
+def _parse(data: Any, operations: Mapping[str, bool], loader: _LineLoader | None) -> Scenario:
+    """The scenario, or `FaultRuleError` listing every problem (with lines when known)."""
     if not isinstance(data, Mapping):
         raise FaultRuleError("the scenario must be a mapping with a `rules` list")
-    unknown = sorted(set(data) - set(TOP_LEVEL))
-    if unknown:
-        raise FaultRuleError(f"{unknown[0]}: unknown field (expected {', '.join(TOP_LEVEL)})")
+    problems = list(loader.duplicates) if loader else []
+    unknown = sorted(map(str, set(data) - set(TOP_LEVEL)))
+    problems.extend(f"{name}: unknown field (expected {', '.join(TOP_LEVEL)})" for name in unknown)
     rules = data.get("rules")
+    parsed: list[FaultRule] = []
     if not isinstance(rules, list) or not rules:
-        raise FaultRuleError("rules: must be a non-empty list of fault rules")
-    parsed = tuple(
-        parse_rule(rule, f"rules[{index}]", operations) for index, rule in enumerate(rules)
-    )
-    return Scenario(str(data.get("name", "")), str(data.get("description", "")), parsed)
+        problems.append("rules: must be a non-empty list of fault rules")
+        rules = []
+    for index, rule in enumerate(rules):
+        try:
+            parsed.append(parse_rule(rule, f"rules[{index}]", operations))
+        except FaultRuleError as error:
+            problems.extend(
+                _rule_problems(found, rule, loader) if loader else found for found in error.problems
+            )
+    if problems:
+        raise FaultRuleError("; ".join(problems), problems)
+    return Scenario(str(data.get("name", "")), str(data.get("description", "")), tuple(parsed))
+
+
+def parse_scenario(data: Any, operations: Mapping[str, bool]) -> Scenario:
+    """A scenario from already loaded data (a mapping); `FaultRuleError` lists every problem."""
+    return _parse(data, operations, None)
 
 
 def parse_scenario_text(
     text: str, operations: Mapping[str, bool], source: str = "scenario"
 ) -> Scenario:
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ScenarioError(
-            f"{source}:{where} not valid YAML ({getattr(error, 'problem', error)})"
-        ) from None
-    try:
-        return parse_scenario(data, operations)
+        data, loader = _load_yaml(text)
+        return _parse(data, operations, loader)
+    except ScenarioError as error:
+        raise ScenarioError(source, error.problems) from None
     except FaultRuleError as error:
-        raise ScenarioError(f"{source}: {error}") from None
+        raise ScenarioError(source, error.problems) from None
 
 
 def load_scenario(path: Path, operations: Mapping[str, bool]) -> Scenario:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise ScenarioError(f"{path}: cannot read ({error.strerror})") from None
+        raise ScenarioError(str(path), [f"cannot read ({error.strerror})"]) from None
+    except UnicodeDecodeError:
+        raise ScenarioError(str(path), ["cannot read (not UTF-8 text)"]) from None
     return parse_scenario_text(text, operations, str(path))
+
+
+def names_a_file(text: str) -> bool:
+    """Whether a `str` given as a scenario is a path rather than YAML text.
+
+    A path: a single line that ends in `.yaml`/`.yml` or names an existing file. Anything
+    else is YAML text (a block-style scenario has several lines; a one-line flow-style
+    `{rules: [...]}` ends in a bracket, not a suffix). Bias: a `str` that looks like a
+    path is read as one, so a missing file is said, never parsed as a YAML string.
+    """
+    if "\n" in text or not text.strip():
+        return False
+    return text.strip().lower().endswith(SCENARIO_SUFFIXES) or Path(text).is_file()
+
+
+def read_scenario(source: Scenario | Path | str, operations: Mapping[str, bool]) -> Scenario:
+    """A parsed scenario from what a caller holds: a `Scenario`, a `Path`, a `str` that
+    names a file (see `names_a_file`) or YAML text."""
+    if isinstance(source, Scenario):
+        return source
+    if isinstance(source, Path) or names_a_file(source):
+        return load_scenario(Path(source), operations)
+    return parse_scenario_text(source, operations)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from decimal import Decimal
+
+import orjson
 
 from billing_toolkit.simulator.handlers.context import OperationContext
 from billing_toolkit.simulator.handlers.paging import page_reply
@@ -15,7 +18,7 @@ from billing_toolkit.simulator.problems import (
     invalid,
 )
 from billing_toolkit.simulator.representations import payment_view
-from billing_toolkit.simulator.state.models import Payment
+from billing_toolkit.simulator.state.models import Account, Payment
 from billing_toolkit.simulator.validation.messages import FieldError
 
 
@@ -32,7 +35,23 @@ def list_payments(ctx: OperationContext) -> Reply:
 
 
 def _render(payment: Payment) -> str:
-    return json.dumps(payment_view(payment), separators=(",", ":"), ensure_ascii=False)
+    """The stored response body; orjson refuses what no UTF-8 body could carry, so a
+    payment that cannot be rendered is never recorded."""
+    return orjson.dumps(payment_view(payment)).decode()
+
+
+def _refusal(currency: str, method: str) -> Callable[[Account], FieldError | None]:
+    """The business rules of a new payment, asked only after the idempotency lookup."""
+
+    def refuse(account: Account) -> FieldError | None:
+        billed_in = account.customer.currency
+        if currency != billed_in:
+            return FieldError("body.currency", f"the account is billed in {billed_in}")
+        if method == "zelle" and billed_in != "USD":
+            return FieldError("body.method", "zelle is only accepted on USD accounts")
+        return None
+
+    return refuse
 
 
 def create_payment(ctx: OperationContext) -> Reply:
@@ -41,15 +60,10 @@ def create_payment(ctx: OperationContext) -> Reply:
     if account is None:
         return customer_not_found()
     body = ctx.request.body
-    customer = account.customer
-    if body["currency"] != customer.currency:
-        return invalid(
-            [FieldError("body.currency", f"the account is billed in {customer.currency}")], 422
-        )
-    if body["method"] == "zelle" and customer.currency != "USD":
-        return invalid([FieldError("body.method", "zelle is only accepted on USD accounts")], 422)
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    fingerprint = hashlib.sha256(f"{customer.account_number}\n{canonical}".encode()).hexdigest()
+    fingerprint = hashlib.sha256(
+        f"{account.customer.account_number}\n{canonical}".encode()
+    ).hexdigest()
     outcome = ctx.runtime.store.pay(
         ctx.tenant_id,
         account,
@@ -57,11 +71,11 @@ def create_payment(ctx: OperationContext) -> Reply:
         fingerprint,
         (Decimal(body["amount"]), body["method"], body.get("reference")),
         _render,
+        _refusal(body["currency"], body["method"]),
     )
-    if outcome.status == 422:
-        message = "the credit left over would exceed the largest amount the API can represent"
-        return invalid([FieldError("body.amount", message)], 422)
+    if outcome.error is not None:
+        return invalid([outcome.error], 422)
     if outcome.status == 409 or outcome.body is None:
         return idempotency_conflict()
     replayed = "true" if outcome.replayed else "false"
-    return Reply(outcome.status, json.loads(outcome.body), {"Idempotent-Replayed": replayed})
+    return Reply(outcome.status, orjson.loads(outcome.body), {"Idempotent-Replayed": replayed})

@@ -7,6 +7,14 @@ invariants hold by construction. Randomness comes only from RNGs seeded with `se
 seeds are hashed with SHA-512 by `random`, so they do not depend on PYTHONHASHSEED): the same
 seed gives byte-identical data.
 
+Each customer draws from RNGs of its own, seeded from (seed, tenant, index): its identity,
+plan, behaviour and so its invoices, payments and balance depend on the seed and its own
+index, not on how many customers the dataset has — account 1000004821 owes the same in the
+pytest fixture's 20-customer dataset as in `serve`'s 300. Customers are made index by index
+across tenants, so the uniqueness of phones and IDs is settled against lower indices only.
+What is numbered in sequence across a tenant (invoice numbers, payment ids) is chronological
+for the whole population, so those numbers do depend on its size.
+
 The first customers of each tenant are cast in fixed roles (open invoice, overdue and
 suspended, credit, cancelled, business, bolívares, late payer, pending upgrade, new
 installation) so tests and `dataset_info` find every case even in a small dataset.
@@ -60,7 +68,11 @@ DEFAULT_NOW = datetime(2026, 11, 10, 13, 0, tzinfo=UTC)
 HISTORY_DAYS = 250
 """Days of history before `DEFAULT_NOW`: a little over eight months of invoices."""
 MIN_CUSTOMERS = 12
+MAX_CUSTOMERS = 5000
+"""Customers per tenant at most (the admin contract's bound): generation is linear in it."""
 DEFAULT_CUSTOMERS = 300
+MAX_SEED = 2**53 - 1
+"""Largest seed: every JSON reader keeps it exact (the admin contract's bound)."""
 
 CONTRACT_EXAMPLE = {
     "account_number": "1000004821",
@@ -129,10 +141,13 @@ class _TenantGenerator:
     def __init__(
         self, spec: TenantSpec, tenant: Tenant, seed: int, count: int, now: datetime, used: set[str]
     ):
-        self.spec, self.tenant, self.count, self.now = spec, tenant, count, now
-        self.rng = random.Random(f"billing-sim:{seed}:{spec.tenant_id}")
+        self.spec, self.tenant, self.count, self.now, self.seed = spec, tenant, count, now, seed
+        self.rng = random.Random()
+        """The RNG of the customer being made (reseeded per customer by `add_customer`)."""
+        self.history_rngs: dict[str, random.Random] = {}
+        """account number → the RNG of that customer's payments over the history."""
         self.fake = Faker("es_ES")
-        self.fake.seed_instance(f"{seed}:{spec.tenant_id}")
+        self.numbers: set[int] = set()
         self.used = used
         self.used.update((CONTRACT_EXAMPLE["phone"], CONTRACT_EXAMPLE["national_id"]))
         self.first_day = now.date() - timedelta(days=HISTORY_DAYS)
@@ -145,14 +160,20 @@ class _TenantGenerator:
 
     # --- customers -------------------------------------------------------------------------
 
-    def build_customers(self) -> None:
-        numbers = sorted(self.rng.sample(range(100_000, 99_999_999), self.count))
-        for index, suffix in enumerate(numbers):
-            role = ROLES[index] if index < len(ROLES) else None
-            customer, profile = self._customer(f"{self.spec.account_prefix}{suffix:08d}", role)
-            self.customers.append((customer, profile))
-            self.profiles[customer.account_number] = profile
-        self.index_events()
+    def add_customer(self, index: int) -> None:
+        """Customer `index`, from RNGs of its own: (seed, tenant, index) decides it."""
+        key = f"billing-sim:{self.seed}:{self.spec.tenant_id}:{index}"
+        self.rng.seed(key)
+        self.fake.seed_instance(key)
+        suffix = self.rng.randrange(100_000, 99_999_999)
+        while suffix in self.numbers:
+            suffix = self.rng.randrange(100_000, 99_999_999)
+        self.numbers.add(suffix)
+        role = ROLES[index] if index < len(ROLES) else None
+        customer, profile = self._customer(f"{self.spec.account_prefix}{suffix:08d}", role)
+        self.customers.append((customer, profile))
+        self.profiles[customer.account_number] = profile
+        self.history_rngs[customer.account_number] = random.Random(f"{key}:history")
 
     def _customer(self, account_number: str, role: str | None) -> tuple[Customer, Profile]:
         rng = self.rng
@@ -367,7 +388,7 @@ class _TenantGenerator:
             self._pay(state, accounts[account_number], kind, day)
 
     def _plan_payment(self, profile: Profile, account_number: str, issued: date) -> None:
-        rng = self.rng
+        rng = self.history_rngs[account_number]
         if profile.stop_paying_on is not None and issued >= profile.stop_paying_on:
             return
         offsets = {
@@ -385,7 +406,7 @@ class _TenantGenerator:
         self.schedule.pay(issued + timedelta(days=rng.randint(low, high)), account_number, kind)
 
     def _pay(self, state: BillingState, account: Account, kind: str, day: date) -> None:
-        rng = self.rng
+        rng = self.history_rngs[account.customer.account_number]
         received = datetime.combine(
             day, time(rng.randint(11, 23), rng.randint(0, 59), rng.randint(0, 59)), UTC
         )
@@ -452,17 +473,27 @@ def generate(
     seed: int = 42, customers_per_tenant: int = DEFAULT_CUSTOMERS, now: datetime = DEFAULT_NOW
 ) -> BillingState:
     """Build the dataset for `seed`: same arguments, same state, same bytes."""
-    if customers_per_tenant < MIN_CUSTOMERS:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be a whole number in [0, {MAX_SEED}] (got {seed!r})")
+    if (
+        isinstance(customers_per_tenant, bool)
+        or not isinstance(customers_per_tenant, int)
+        or not MIN_CUSTOMERS <= customers_per_tenant <= MAX_CUSTOMERS
+    ):
         raise ValueError(
-            f"customers per tenant must be at least {MIN_CUSTOMERS} (got {customers_per_tenant})"
+            f"customers per tenant must be a whole number in [{MIN_CUSTOMERS}, {MAX_CUSTOMERS}]"
+            f" (got {customers_per_tenant!r})"
         )
     used: set[str] = set()
     generators = []
     for spec in TENANT_SPECS:
         tenant = build_tenant(spec, seed)
-        generator = _TenantGenerator(spec, tenant, seed, customers_per_tenant, now, used)
-        generator.build_customers()
-        generators.append(generator)
+        generators.append(_TenantGenerator(spec, tenant, seed, customers_per_tenant, now, used))
+    for index in range(customers_per_tenant):
+        for generator in generators:
+            generator.add_customer(index)
+    for generator in generators:
+        generator.index_events()
     first_day = now.date() - timedelta(days=HISTORY_DAYS)
     state = BillingState(
         seed=seed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,15 +20,20 @@ from billing_toolkit.simulator.state.models import Account, BillingState, Idempo
 GLOBAL_FIELDS = ("seed", "customers_per_tenant", "now", "tenants", "sequences", "near_duplicates")
 
 
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One write to save in a single transaction: the state whose global parts (clock,
+    sequences) it carries, the accounts it touched and the idempotency record it made."""
+
+    state: BillingState
+    accounts: list[Account]
+    record: tuple[str, IdempotencyRecord] | None = None
+
+
 class Persistence(Protocol):
     def load(self) -> BillingState | None: ...
     def save_all(self, state: BillingState) -> None: ...
-    def save_write(
-        self,
-        state: BillingState,
-        accounts: list[Account],
-        record: tuple[str, IdempotencyRecord] | None,
-    ) -> None: ...
+    def save_write(self, write: Write) -> None: ...
     def put_snapshot(self, snapshot_id: str, document: str) -> None: ...
     def get_snapshot(self, snapshot_id: str) -> str | None: ...
     def list_snapshots(self) -> list[dict[str, str]]: ...
@@ -45,12 +51,7 @@ class MemoryPersistence:
     def save_all(self, state: BillingState) -> None:
         return None
 
-    def save_write(
-        self,
-        state: BillingState,
-        accounts: list[Account],
-        record: tuple[str, IdempotencyRecord] | None,
-    ) -> None:
+    def save_write(self, write: Write) -> None:
         return None
 
     def put_snapshot(self, snapshot_id: str, document: str) -> None:
@@ -137,23 +138,18 @@ class SQLitePersistence:
                 ],
             )
 
-    def save_write(
-        self,
-        state: BillingState,
-        accounts: list[Account],
-        record: tuple[str, IdempotencyRecord] | None,
-    ) -> None:
+    def save_write(self, write: Write) -> None:
         with self._transaction():
-            self._put_globals(state)
+            self._put_globals(write.state)
             self._db.executemany(
                 "INSERT OR REPLACE INTO accounts VALUES (?, ?, ?)",
                 [
                     (a.customer.tenant_id, a.customer.account_number, codec.dumps(a))
-                    for a in accounts
+                    for a in write.accounts
                 ],
             )
-            if record is not None:
-                tenant_id, entry = record
+            if write.record is not None:
+                tenant_id, entry = write.record
                 self._db.execute(
                     "INSERT OR REPLACE INTO idempotency VALUES (?, ?, ?)",
                     (tenant_id, entry.key, codec.dumps(entry)),

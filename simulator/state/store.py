@@ -9,6 +9,8 @@ the write is persisted before it is acknowledged.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import threading
 import uuid
 from collections.abc import Callable
@@ -28,7 +30,10 @@ from billing_toolkit.simulator.state.models import (
     Tenant,
 )
 from billing_toolkit.simulator.state.money import MAX_AMOUNT, ZERO
-from billing_toolkit.simulator.state.persistence import Persistence
+from billing_toolkit.simulator.state.persistence import Persistence, Write
+from billing_toolkit.simulator.validation.messages import FieldError
+
+ACCOUNT_FIELDS = tuple(f.name for f in dataclasses.fields(Account))
 
 
 class UnknownSnapshot(KeyError):
@@ -43,6 +48,8 @@ class PaymentOutcome:
     status: int
     body: str | None
     replayed: bool
+    error: FieldError | None = None
+    """Why a 422 refused the payment."""
 
 
 class BillingStore:
@@ -97,51 +104,79 @@ class BillingStore:
         fingerprint: str,
         payment: tuple[Decimal, str, str | None],
         render: Callable[[Payment], str],
+        refuse: Callable[[Account], FieldError | None] = lambda _: None,
     ) -> PaymentOutcome:
         """Record a payment once per idempotency key (Stripe semantics).
 
-        Check-and-apply happens under the lock, so concurrent requests with the same key
-        see either no record (and one of them creates it) or the stored response.
+        The key is looked up first: a replay or a conflict is answered before any business
+        rule (`refuse`) is asked, so the same key with another currency is a 409, never a
+        422. The payment is then made on copies of the account and the tenant's sequences,
+        rendered and saved; only then are the copies adopted. A failure anywhere before
+        that (a response that cannot be rendered, a broken invariant, a disk error) leaves
+        memory and the state file exactly as they were. All of it under the lock, so
+        concurrent requests with the same key see no record or the stored response.
         """
         with self._lock:
-            records = self._state.idempotency.setdefault(tenant_id, {})
+            records = self._state.idempotency.get(tenant_id, {})
             existing = records.get(key)
             if existing is not None:
                 if existing.fingerprint != fingerprint:
                     return PaymentOutcome(409, None, replayed=False)
                 return PaymentOutcome(existing.status, existing.body, replayed=True)
+            refused = refuse(account)
+            if refused is not None:
+                return PaymentOutcome(422, None, replayed=False, error=refused)
             amount, method, reference = payment
             owed = sum((invoice.amount_due for invoice in account.open_invoices()), ZERO)
             if account.customer.credit_balance + amount - owed > MAX_AMOUNT:
-                return PaymentOutcome(422, None, replayed=False)
+                message = (
+                    "the credit left over would exceed the largest amount the API can represent"
+                )
+                return PaymentOutcome(422, None, False, FieldError("body.amount", message))
+            work = copy.deepcopy(account)
+            sequences = {
+                **self._state.sequences,
+                tenant_id: copy.deepcopy(self._state.sequences[tenant_id]),
+            }
+            prospective = dataclasses.replace(self._state, sequences=sequences)
             made = engine.record_payment(
-                self._state, account, amount, method, reference, self._state.now
+                prospective, work, amount, method, reference, self._state.now
             )
-            check_account(account)
+            check_account(work)
             body = render(made)
             record = IdempotencyRecord(key, fingerprint, 201, body, self._state.now)
-            records[key] = record
-            self._persistence.save_write(self._state, [account], (tenant_id, record))
+            self._persistence.save_write(Write(prospective, [work], (tenant_id, record)))
+            # adopted in place: the indexes keep pointing at the same Account object
+            for name in ACCOUNT_FIELDS:
+                setattr(account, name, getattr(work, name))
+            self._state.sequences = sequences
+            self._state.idempotency.setdefault(tenant_id, {})[key] = record
             return PaymentOutcome(201, body, replayed=False)
 
     def advance(self, to: datetime) -> DayReport:
+        """Move business time on a copy of the state; adopted once checked and saved."""
         with self._lock:
-            report = engine.advance(self._state, to)
-            check_state(self._state)
-            self._reindex()
-            self._persistence.save_all(self._state)
+            candidate = copy.deepcopy(self._state)
+            report = engine.advance(candidate, to)
+            check_state(candidate)
+            self._persistence.save_all(candidate)
+            self._install(candidate)
             return report
 
     def reset(self, seed: int | None = None, customers_per_tenant: int | None = None) -> None:
-        """A fresh dataset (same seed by default); idempotency keys are forgotten."""
+        """A fresh dataset (same seed by default); idempotency keys are forgotten. The new
+        dataset is built and saved before it replaces the old one (bad arguments raise
+        `ValueError` and change nothing)."""
         with self._lock:
             state = dataset.generate(
                 self._state.seed if seed is None else seed,
-                customers_per_tenant or self._state.customers_per_tenant,
+                self._state.customers_per_tenant
+                if customers_per_tenant is None
+                else customers_per_tenant,
                 self._start,
             )
-            self._install(state)
             self._persistence.save_all(state)
+            self._install(state)
 
     def snapshot(self, snapshot_id: str | None = None) -> str:
         with self._lock:
@@ -154,8 +189,9 @@ class BillingStore:
             document = self._persistence.get_snapshot(snapshot_id)
             if document is None:
                 raise UnknownSnapshot(snapshot_id)
-            self._install(codec.loads(BillingState, document))
-            self._persistence.save_all(self._state)
+            state = codec.loads(BillingState, document)
+            self._persistence.save_all(state)
+            self._install(state)
 
     def snapshots(self) -> list[dict[str, str]]:
         with self._lock:

@@ -12,22 +12,22 @@ reference (`validation_engine="openapi-core"`).
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
 from typing import Any
 
 import jsonschema_rs
 
 from billing_toolkit.contract.operations import Contract, Operation, Parameter
+from billing_toolkit.simulator.validation.json_body import parse_json_body
 from billing_toolkit.simulator.validation.messages import (
     ContractViolation,
     FieldError,
     IncomingRequest,
+    OutgoingResponse,
     RequestRejected,
     ValidatedRequest,
+    cast_parameter,
+    repeated_parameters,
 )
-
-_INTEGER = re.compile(r"^-?(0|[1-9][0-9]*)$")
 
 
 def _compile(schema: dict[str, Any]) -> jsonschema_rs.Validator:
@@ -56,15 +56,6 @@ def _schema_messages(
             message = error.message
         errors.append(FieldError(".".join([prefix, *path]), message))
     return errors
-
-
-def _cast(parameter: Parameter, raw: str) -> tuple[Any, str | None]:
-    """Query and header strings to the schema's type; integers must be plain integers."""
-    if parameter.schema.get("type") == "integer":
-        if not _INTEGER.match(raw):
-            return raw, f"{raw!r} is not an integer"
-        return int(raw), None
-    return raw, None
 
 
 class _CompiledOperation:
@@ -97,15 +88,14 @@ class CompiledValidator:
     def validate_request(self, operation_id: str, request: IncomingRequest) -> ValidatedRequest:
         compiled = self._operations[operation_id]
         accepted: dict[str, dict[str, Any]] = {"path": {}, "query": {}, "header": {}}
-        errors: list[FieldError] = []
+        errors = repeated_parameters(request)
+        repeated = {e.field for e in errors}
         sources = {"path": request.path_params, "header": request.headers}
         for parameter, validator, field in compiled.parameters:
+            if field in repeated:
+                continue
             if parameter.location == "query":
-                values = [value for name, value in request.query if name == parameter.name]
-                if len(values) > 1:
-                    errors.append(FieldError(field, "must be given once"))
-                    continue
-                raw = values[0] if values else None
+                raw = next((value for name, value in request.query if name == parameter.name), None)
             else:
                 raw = sources[parameter.location].get(parameter.name)
             target = accepted[parameter.location]
@@ -115,7 +105,7 @@ class CompiledValidator:
                 elif "default" in parameter.schema:
                     target[parameter.name] = parameter.schema["default"]
                 continue
-            value, problem = _cast(parameter, raw)
+            value, problem = cast_parameter(parameter, raw)
             if problem is not None:
                 errors.append(FieldError(field, problem))
                 continue
@@ -143,30 +133,23 @@ class CompiledValidator:
         if request.content_type.split(";")[0].strip().lower() != media:
             errors.append(FieldError("header.Content-Type", f"must be {media}"))
             return None
-        try:
-            body = (
-                json.loads(request.body) if media == "application/json" else request.body.decode()
-            )
-        except (ValueError, UnicodeDecodeError):
-            errors.append(
-                FieldError(
-                    "body", f"is not valid {'JSON' if media == 'application/json' else 'UTF-8'}"
-                )
-            )
+        if media == "application/json":
+            body, problem = parse_json_body(request.body)
+        else:
+            try:
+                body, problem = request.body.decode(), None
+            except UnicodeDecodeError:
+                body, problem = None, FieldError("body", "is not valid UTF-8")
+        if problem is not None:
+            errors.append(problem)
             return None
         errors.extend(_schema_messages(compiled.body, body, "body"))
         return body
 
     def validate_response(
-        self,
-        operation_id: str,
-        request: IncomingRequest,
-        status: int,
-        headers: Mapping[str, str],
-        content_type: str,
-        body: bytes,
-        parsed: Any = None,
+        self, operation_id: str, request: IncomingRequest, response: OutgoingResponse
     ) -> None:
+        status, headers, content_type, body, parsed = response
         compiled = self._operations[operation_id]
         if status not in compiled.responses:
             raise ContractViolation(operation_id, status, [f"status {status} is not documented"])
@@ -178,7 +161,7 @@ class CompiledValidator:
                 if spec.required:
                     problems.append(f"header {spec.name} is missing")
                 continue
-            value, problem = _cast(spec, lowered[key])
+            value, problem = cast_parameter(spec, lowered[key])
             if problem is not None:
                 problems.append(f"header {spec.name}: {problem}")
                 continue

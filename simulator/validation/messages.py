@@ -7,9 +7,12 @@ names each offending field the way the contract's `FieldError.field` documents i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
+
+from billing_toolkit.contract.operations import Parameter
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,60 @@ class ValidatedRequest:
     body: Any = None
 
 
+class OutgoingResponse(NamedTuple):
+    """A response on its way out, as both engines check it (`parsed`: the object `body`
+    was serialised from, when the caller has it — saves the fast engine a JSON parse)."""
+
+    status: int
+    headers: Mapping[str, str]
+    media_type: str
+    body: bytes
+    parsed: Any = None
+
+
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def cast_parameter(parameter: Parameter, raw: str) -> tuple[Any, str | None]:
+    """A query, path or header string to its schema's type. An integer is written plainly
+    (`1`, not ` 1`, `01`, `1.0` or `1\\n`): Python's `int()` would take more than the
+    contract's integers, so both engines refuse what it alone would accept."""
+    if parameter.schema.get("type") == "integer":
+        if not _INTEGER.fullmatch(raw):
+            return raw, f"{raw!r} is not an integer"
+        return int(raw), None
+    return raw, None
+
+
+def integer_problems(parameters: Sequence[Parameter], request: IncomingRequest) -> list[FieldError]:
+    """`cast_parameter`'s verdict on every integer parameter the request gives."""
+    sources = {"path": request.path_params, "header": request.headers}
+    problems = []
+    for parameter in parameters:
+        if parameter.schema.get("type") != "integer":
+            continue
+        if parameter.location == "query":
+            raw = next((v for name, v in request.query if name == parameter.name), None)
+        else:
+            raw = sources.get(parameter.location, {}).get(parameter.name)
+        if raw is not None and (problem := cast_parameter(parameter, raw)[1]) is not None:
+            problems.append(FieldError(f"{parameter.location}.{parameter.name}", problem))
+    return problems
+
+
+def repeated_parameters(request: IncomingRequest) -> list[FieldError]:
+    """A query parameter given more than once: refused by both engines.
+
+    Every query parameter of the contract is a scalar (`style: form`, no arrays), so
+    `?limit=1&limit=500` has no meaning the contract gives it; taking the first or the last
+    silently would let two layers (a proxy, the API) read different requests. Bias: reject.
+    """
+    seen: dict[str, int] = {}
+    for name, _ in request.query:
+        seen[name] = seen.get(name, 0) + 1
+    return [FieldError(f"query.{name}", "must be given once") for name, n in seen.items() if n > 1]
+
+
 class RequestRejected(Exception):
     """The request breaks the contract; `errors` says where."""
 
@@ -68,18 +125,7 @@ class ContractValidator(Protocol):
         ...
 
     def validate_response(
-        self,
-        operation_id: str,
-        request: IncomingRequest,
-        status: int,
-        headers: Mapping[str, str],
-        content_type: str,
-        body: bytes,
-        parsed: Any = None,
+        self, operation_id: str, request: IncomingRequest, response: OutgoingResponse
     ) -> None:
-        """Raise `ContractViolation` when the response breaks the contract.
-
-        `parsed` is the object `body` was serialised from, when the caller has it (saves
-        the fast engine a JSON parse); engines that need bytes ignore it.
-        """
+        """Raise `ContractViolation` when the response breaks the contract."""
         ...

@@ -9,6 +9,7 @@ this engine is the one the tests hold the simulator and the fast engine to.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Mapping
@@ -21,16 +22,38 @@ from openapi_core.validation.request import exceptions as request_errors
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
 from billing_toolkit.contract.operations import Contract
+from billing_toolkit.simulator.validation.json_body import parse_json_body
 from billing_toolkit.simulator.validation.messages import (
     ContractViolation,
     FieldError,
     IncomingRequest,
+    OutgoingResponse,
     RequestRejected,
     ValidatedRequest,
+    integer_problems,
+    repeated_parameters,
 )
 
 _REQUIRED = re.compile(r"^'(?P<name>.+)' is a required property$")
 _UNEXPECTED = re.compile(r"'([^']+)'")
+_END_ANCHOR = re.compile(r"(?<!\\)\$")
+"""An unescaped `$`: in JSON Schema (ECMA-262) it matches only at the very end, in
+Python's `re` also before a final newline (an amount `1.00` plus a newline would pass)."""
+
+
+def _ecma_anchors(document: Any) -> Any:
+    """A copy of the contract whose `pattern`s end where JSON Schema means (Python's
+    end-of-string anchor)."""
+    if isinstance(document, dict):
+        return {
+            key: _END_ANCHOR.sub(r"\\Z", value)
+            if key == "pattern" and isinstance(value, str)
+            else _ecma_anchors(value)
+            for key, value in document.items()
+        }
+    if isinstance(document, list):
+        return [_ecma_anchors(item) for item in document]
+    return copy.copy(document)
 
 
 class _Request:
@@ -42,7 +65,7 @@ class _Request:
         self.method = request.method.lower()
         self.path = request.path
         self.path_pattern = path_pattern
-        self.content_type = request.content_type or "application/json"
+        self.content_type = request.content_type
         self.body = request.body or None
         self.parameters = RequestParameters(
             path=dict(request.path_params),
@@ -66,7 +89,7 @@ def _schema_errors(cause: BaseException | None, prefix: str) -> list[FieldError]
     errors = []
     for error in getattr(cause, "schema_errors", None) or []:
         path = [str(part) for part in error.path]
-        message = error.message
+        message = error.message.replace("\\\\Z", "$")  # the pattern as the contract writes it
         if error.validator == "required" and (match := _REQUIRED.match(message)):
             path.append(match["name"])
             message = "is required"
@@ -122,21 +145,34 @@ class OpenApiCoreValidator:
                 "application/yaml": _text,
             },
         )
-        self._api = OpenAPI.from_dict(contract.document, config=config)
+        self._api = OpenAPI.from_dict(_ecma_anchors(contract.document), config=config)
 
     def validate_request(self, operation_id: str, request: IncomingRequest) -> ValidatedRequest:
         operation = self._contract.operations[operation_id]
-        result = self._api.unmarshal_request(_Request(request, operation.path.template))
-        if result.errors:
-            raise RequestRejected([e for error in result.errors for e in _field_errors(error)])
+        media = operation.body_media if operation.body_schema is not None else None
+        body, problem = self._body_problem(media, request)
+        errors = repeated_parameters(request)
+        repeated = {e.field for e in errors}
+        errors += [
+            e for e in integer_problems(operation.parameters, request) if e.field not in repeated
+        ]
+        if problem is not None:
+            errors.append(problem)
+        # a body the gates refused never reaches openapi-core (its parser would recurse)
+        seen = request if problem is None else request._replace(body=b"")
+        result = self._api.unmarshal_request(_Request(seen, operation.path.template))
+        decided = {e.field for e in errors}
+        errors.extend(
+            found
+            for error in result.errors
+            for found in _field_errors(error)
+            # what the gates above decided is not said again in openapi-core's words
+            if found.field not in decided
+            and not (problem is not None and found.field.split(".")[0] in ("body", "request"))
+        )
+        if errors:
+            raise RequestRejected(errors)
         parameters = result.parameters
-        body = None
-        if operation.body_schema is not None and request.body:
-            body = (
-                json.loads(request.body)
-                if operation.body_media == "application/json"
-                else _text(request.body)
-            )
         return ValidatedRequest(
             path=_plain(parameters.path),
             query=_plain(parameters.query),
@@ -144,17 +180,26 @@ class OpenApiCoreValidator:
             body=body,
         )
 
+    @staticmethod
+    def _body_problem(media: str | None, request: IncomingRequest) -> tuple[Any, FieldError | None]:
+        """The body through the same gates as the fast engine: the declared media type
+        (openapi-core would guess one when it is missing), then the strict JSON gate."""
+        if media is None or not request.body:
+            return None, None
+        if request.content_type.split(";")[0].strip().lower() != media:
+            return None, FieldError("header.Content-Type", f"must be {media}")
+        if media == "application/json":
+            return parse_json_body(request.body)
+        try:
+            return _text(request.body), None
+        except UnicodeDecodeError:
+            return None, FieldError("body", "is not valid UTF-8")
+
     def validate_response(
-        self,
-        operation_id: str,
-        request: IncomingRequest,
-        status: int,
-        headers: Mapping[str, str],
-        content_type: str,
-        body: bytes,
-        parsed: Any = None,
+        self, operation_id: str, request: IncomingRequest, response: OutgoingResponse
     ) -> None:
         operation = self._contract.operations[operation_id]
+        status, headers, content_type, body, _ = response
         result = self._api.unmarshal_response(
             _Request(request, operation.path.template),
             _Response(status, headers, content_type, body),

@@ -341,6 +341,7 @@ class FakeChunk:
     vector_score: float | None = None
     matched_by_text: bool = False
     fused_rank: int = 0
+    kind: str = "policy"
     text_rank: int | None = None
     document: str = "fake.md"
     heading_path: tuple[str, ...] = ()

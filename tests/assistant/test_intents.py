@@ -32,7 +32,7 @@ def routed(text: str) -> tuple[Intent, str | None]:
     ("¿Qué planes tienen?", Intent.POLICY, None),
     ("¿cuánto es la mora?", Intent.POLICY, None),
     ("Hola", Intent.GREETING, None),
-    ("¡Muchas gracias!", Intent.GREETING, None),
+    ("¡Muchas gracias!", Intent.THANKS, None),  # a closing now, not the greeting again
     ("Quiero cambiar mi plan a 300 megas", Intent.UNSUPPORTED, "change_plan"),
     ("please upgrade my plan", Intent.UNSUPPORTED, "change_plan"),
     ("I want to cancel my service", Intent.UNSUPPORTED, "cancel_service"),
@@ -52,6 +52,6 @@ def test_overdue_invoices_filter_by_status() -> None:
     assert route("mis facturas vencidas").params == {"limit": 6, "status": "overdue"}
 
 
-def test_the_default_route_has_no_cue() -> None:
-    assert route("V-12345678").cue is None
-    assert route("¿cuál es mi saldo?").cue == "saldo"
+def test_a_rule_or_the_model_names_what_decided() -> None:
+    assert route("quiero cambiar mi plan").cue == "quiero cambiar mi plan"
+    assert str(route("¿cuál es mi saldo?").cue).startswith("model:balance")

@@ -148,10 +148,18 @@ class TestPolicy:
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=self.CHUNKS[:1])
         assert reply == "Según nuestras políticas: A one-time 5% late fee."
 
-    def test_a_heading_only_chunk_is_quoted_whole(self) -> None:
-        chunk = EvidenceChunk("en-2", "# Payment methods", "en")
-        reply = narrate(Intent.POLICY, language=Language.ENGLISH, chunks=(chunk,))
-        assert reply == "According to our policies: # Payment methods"
+    def test_the_sentences_that_answer_are_quoted_not_the_whole_chunk(self) -> None:
+        chunk = EvidenceChunk("es-9", "Zelle solo para cuentas en USD. La oficina abre a las "
+                              "ocho. El pago en efectivo se hace en la oficina.", "es")
+        request = NarrationRequest("¿puedo pagar en efectivo?", Language.SPANISH, Intent.POLICY,
+                                   None, (), (chunk,))
+        assert TemplateNarrator().narrate(request).reply == (
+            "Según nuestras políticas: El pago en efectivo se hace en la oficina.")
+
+    def test_an_example_is_quoted_only_labelled_as_one(self) -> None:
+        chunk = EvidenceChunk("es-e", "Ejemplo: total USD 32,48.", "es", kind="worked_example")
+        reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=(chunk,))
+        assert "Ejemplo ilustrativo (no corresponde a tu cuenta)" in reply
 
     def test_no_chunk_is_a_narration_error(self) -> None:
         with pytest.raises(NarrationError, match="knowledge-base chunk"):

@@ -56,7 +56,6 @@ def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize(("argv", "message"), [
     (["ask", "hola", "--phone", "12"], "is not a phone number"),
     (["ask", "  ", "--phone", "+584121234567"], "the message is empty"),
-    (["ask", "hola", "--phone", "+584121234567", "--customers", "0"], "--customers"),
     (["ask", "hola", "--phone", "+584121234567", "--store-dsn", "mysql://x"],
      "unsupported conversation store DSN"),
 ])
@@ -90,3 +89,82 @@ def test_chat_ends_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("sys.stdin", io.StringIO("hola\n"))
     assert main(["chat", "--phone", phone, *SMALL]) == 0
     assert "bot: " in capsys.readouterr().out
+
+
+BAD_ARGUMENTS = [
+    *(["serve", "--port", port] for port in ("99999", "-1", "0", "65536", "abc", "80.5", "")),
+    *(["serve", "--workers", workers] for workers in ("0", "-3", "100000", "x")),
+    ["serve", "--log-level", "loud"],
+    ["serve", "--bogus"],
+    *(["fake-graph", "--port", port] for port in ("99999", "-1", "0", "nine")),
+    *(["kb", "search", "pago", "--margin", margin]
+      for margin in ("-5", "nan", "inf", "-inf", "3", "1e308", "abc")),
+    *(["kb", "search", "pago", "--min-chunks", chunks] for chunks in ("-1", "1.5", "1000", "")),
+    *(["kb", "search", "pago", "--top-k", top] for top in ("0", "-1", "101", "x")),
+    *(["kb", "eval", "--k", k] for k in ("0", "-1", "101", "six")),
+    ["kb", "eval", "--embedder", "nosuch"],
+    ["kb"],
+    *([command, *(["hello"] if command == "ask" else []), "--phone", "+584121234567", *bad]
+      for command in ("ask", "chat")
+      for bad in (["--seed", "-1"], ["--seed", str(2**63)], ["--seed", "x"],
+                  ["--customers", "0"], ["--customers", "-5"], ["--customers", "100000000"],
+                  ["--customers", "x"], ["--narrator", "gpt"])),
+    *(["eval", *bad] for bad in (["--seed", "-1"], ["--customers", "0"],
+                                 ["--customers", "100000000"], ["--narrator", "x"])),
+    *(["ask", "hola", "--phone", "+584121234567", "--base-url", url, "--api-key", "sk_test"]
+      for url in ("notaurl", "ftp://billing.example", "http://", "http://127.0.0.1:99999")),
+    ["ask", "hola", "--phone", "+584121234567", "--base-url", "http://127.0.0.1:8080",
+     "--api-key", "sk test\n"],
+    ["nosuch-command"],
+    [],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_ARGUMENTS, ids=" ".join)
+def test_every_bad_argument_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    for name in ("BILLING_API_URL", "BILLING_API_KEY", "BILLING_KB_DSN"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.strip(), err
+    assert "Traceback" not in err
+
+
+def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("billing-assistant 0.")
+
+
+@pytest.mark.billing_sim(customers=40)
+def test_a_key_the_billing_api_refuses_is_a_configuration_error(
+    capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
+) -> None:
+    code = main(["ask", "¿Cuánto debo?", "--phone", "+584121234567", "--base-url",
+                 billing_sim_server.url, "--api-key", "sk_wrong_key"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("error: the billing API at ") and "refused the API key" in err
+    assert "sk_wrong_key" not in err
+
+
+@pytest.mark.billing_sim(customers=40)
+def test_a_server_that_is_not_the_billing_api_is_a_configuration_error(
+    capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
+) -> None:
+    code = main(["ask", "¿Cuánto debo?", "--phone", "+584121234567", "--base-url",
+                 f"{billing_sim_server.url}/not/the/api", "--api-key",
+                 billing_sim_server.api_key])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "does not answer like the billing API" in err
+
+
+@pytest.mark.billing_sim(customers=40)
+def test_the_right_url_and_key_pass_the_check(
+    capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
+) -> None:
+    phone = str(billing_sim_server.sample("open_invoice")["phone"])
+    code = main(["ask", "¿Cuánto debo?", "--phone", phone, "--json", "--base-url",
+                 billing_sim_server.url, "--api-key", billing_sim_server.api_key])
+    assert code == 0 and json.loads(capsys.readouterr().out)["action"] == "reply"

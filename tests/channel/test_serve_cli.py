@@ -30,7 +30,10 @@ SECRETS = {"WHATSAPP_VERIFY_TOKEN": "verify-me", "FIBRANET_WHATSAPP_APP_SECRET":
      "environment variable FIBRANET_WHATSAPP_APP_SECRET (`app_secret_env`) is not set"),
     (["--config", str(EXAMPLE), "--store", "mysql://db/x"], SECRETS,
      "unsupported conversation store DSN"),
-    (["--config", str(EXAMPLE), "--workers", "0"], SECRETS, "--workers must be at least 1"),
+    (["--config", str(EXAMPLE), "--workers", "0"], SECRETS,
+     "error: argument --workers: must be a whole number from 1 to 256, got '0'"),
+    (["--config", str(EXAMPLE), "--port", "99999"], SECRETS,
+     "error: argument --port: must be a whole number from 1 to 65535, got '99999'"),
 ])
 def test_a_bad_setting_is_one_line_and_exit_status_2(
     argv: list[str], environ: dict[str, str], message: str, capsys: pytest.CaptureFixture[str],

@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from billing_toolkit.assistant.channel import TurnHandler, sign
+from billing_toolkit.assistant.channel.webhook import MAX_BODY_BYTES
 from billing_toolkit.assistant.store import ConversationState
 from billing_toolkit.assistant.turn.result import TurnResult
 from tests.assistant.assistant_fakes import MARIA_PHONE
@@ -205,6 +206,6 @@ class TestMessages:
             assert len(harness.graph.sent) == 1
 
     def test_an_oversized_delivery_is_refused(self, harness: Harness) -> None:
-        response = harness.post(b" " * (1024 * 1024 + 1))
+        response = harness.post(b" " * (MAX_BODY_BYTES + 1))
         assert response.status_code == 413
 

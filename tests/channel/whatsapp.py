@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,9 +79,13 @@ class FakeGraph:
     sent: list[dict[str, Any]] = field(default_factory=list)
     requests: list[httpx.Request] = field(default_factory=list)
     retry_after: str | None = None
+    on_request: Callable[[], None] | None = None
+    """Called as each request arrives: a test looks at the store while the send is open."""
 
     def handler(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
+        if self.on_request is not None:
+            self.on_request()
         if self.failures:
             failure = self.failures.pop(0)
             if isinstance(failure, type):

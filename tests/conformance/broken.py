@@ -2,18 +2,22 @@
 
 Each wrapper calls the real simulator app and bends one thing on the way in or out, so
 the rest of the API stays correct and the kit must name exactly the check that the
-defect breaks. `BROKEN` maps a wrapper to the check(s) the kit should fail with.
+defect breaks. `SCHEMA_BROKEN` and `MUTANTS` map each wrapper to the checks the kit must
+fail on it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -257,15 +261,575 @@ class AcceptsAnyKey(Wrapper):
         return await call(self.app, as_primary, body)
 
 
-# Wrapper → (the one check the kit must fail, whether schemathesis is needed to see it).
-BROKEN: dict[type[Wrapper], tuple[str, bool]] = {
-    MoneyAsNumber: ("money", False),
-    DropsRequiredField: ("schemathesis.response_schema_conformance", True),
-    LeaksOtherTenant: ("tenancy", False),
-    AppliesReplayTwice: ("idempotency", False),
-    ReturnsNeighbour: ("exact_lookup", False),
-    CrashesOnBadLimit: ("validation", False),
-    OmitsRequestId: ("request_id", False),
-    TotalOffByOneCent: ("totals", False),
-    AcceptsAnyKey: ("authentication", False),
+# Wrappers only schemathesis can see → the one check the kit must fail. The wrappers the
+# kit's own checks and rules catch are in `MUTANTS`, at the end of this module.
+SCHEMA_BROKEN: dict[type[Wrapper], str] = {
+    DropsRequiredField: "schemathesis.response_schema_conformance",
+}
+
+
+# --- business-rule mutants (issue 19): each a realistic bug of one rule family -----------
+
+BALANCE_PATH = re.compile(r"^/v1/customers/(\d{10})/balance$")
+INVOICES_PATH = re.compile(r"^/v1/customers/(\d{10})/invoices$")
+LIST_PAYMENTS_PATH = PAYMENTS_PATH
+CUSTOMER_PATH = re.compile(r"^/v1/customers/([^/]+)$")
+LOOKUP_PATH = "/v1/customer-lookup"
+
+
+def query_of(scope: Scope) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(scope.get("query_string", b"").decode()).items()}
+
+
+def with_query(scope: Scope, query: dict[str, str]) -> Scope:
+    return {**scope, "query_string": urlencode(query).encode()}
+
+
+def with_path(scope: Scope, path: str) -> Scope:
+    return {**scope, "path": path, "raw_path": path.encode()}
+
+
+def as_primary(wrapper: Wrapper, scope: Scope) -> Scope:
+    return with_header(scope, b"authorization", f"Bearer {wrapper.primary_key}".encode())
+
+
+def money(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+class JsonRewriter(Wrapper):
+    """Rewrites the JSON of successful responses whose path matches `PATH`."""
+
+    PATH: re.Pattern[str] = re.compile(r"^$")
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        data = reply.json()
+        if 200 <= reply.status < 300 and data is not None and self.PATH.match(scope["path"]):
+            return reply.with_json(self.rewrite(data, scope))
+        return reply
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        return data
+
+
+def each_invoice(data: Any) -> list[dict[str, Any]]:
+    """The invoice of a getInvoice body or every invoice of a page."""
+    if isinstance(data, dict) and "line_items" in data:
+        return [data]
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        return [item for item in data["data"] if isinstance(item, dict) and "line_items" in item]
+    return []
+
+
+def each_payment(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, dict) and "allocations" in data:
+        return [data]
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        return [item for item in data["data"] if isinstance(item, dict) and "allocations" in item]
+    return []
+
+
+class CreditAddedToNet(JsonRewriter):
+    """balance.net: a sign error: net_balance = amount_due + credit_balance (only visible on
+    an account with credit, which the kit has to find)."""
+
+    PATH = BALANCE_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        data["net_balance"] = money(Decimal(data["amount_due"]) + Decimal(data["credit_balance"]))
+        return data
+
+
+class BalanceCachedAcrossPayments(Wrapper):
+    """balance.amount_due: the balance is cached per account on first read and never
+    invalidated when a payment is booked."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.cache: dict[str, Reply] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        if scope["method"] != "GET" or not BALANCE_PATH.match(scope["path"]):
+            return await call(self.app, scope, body)
+        key = scope["path"] + (request_header(scope, b"authorization") or b"").decode()
+        if key not in self.cache:
+            self.cache[key] = await call(self.app, scope, body)
+        return self.cache[key]
+
+
+class NextDueFromNewestInvoice(Wrapper):
+    """balance.next_due_date: taken from the newest invoice, whatever its status."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        match = BALANCE_PATH.match(scope["path"])
+        if reply.status != 200 or not match:
+            return reply
+        listing = await call(
+            self.app,
+            with_query(
+                with_path(scope, scope["path"][: -len("/balance")] + "/invoices"), {"limit": "1"}
+            ),
+            b"",
+        )
+        newest = (listing.json() or {}).get("data") or []
+        data = reply.json()
+        data["next_due_date"] = newest[0]["due_date"] if newest else None
+        return reply.with_json(data)
+
+
+class SubtotalIgnoresDiscounts(JsonRewriter):
+    """invoice.arithmetic: the subtotal sums only the positive non-tax lines, so a discounted
+    invoice (three or more lines) shows a subtotal the lines do not add up to."""
+
+    PATH = re.compile(r"^/v1/(invoices/|customers/\d{10}/invoices$)")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for invoice in each_invoice(data):
+            lines = [Decimal(li["amount"]) for li in invoice["line_items"] if li["kind"] != "tax"]
+            invoice["subtotal"] = money(sum((a for a in lines if a > 0), Decimal("0.00")))
+        return data
+
+
+class OverdueJobNotRun(JsonRewriter):
+    """invoice.status: the nightly job that marks invoices overdue did not run, so invoices
+    past their due date are still reported open."""
+
+    PATH = re.compile(r"^/v1/(invoices/|customers/\d{10}/invoices$)")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for invoice in each_invoice(data):
+            if invoice["status"] == "overdue":
+                invoice["status"] = "open"
+        return data
+
+
+class PeriodEndExclusive(JsonRewriter):
+    """invoice.billing_period: the period's end is the next billing day (an exclusive bound
+    printed as the inclusive last day)."""
+
+    PATH = re.compile(r"^/v1/(invoices/|customers/\d{10}/invoices$)")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for invoice in each_invoice(data):
+            end = date.fromisoformat(invoice["billing_period"]["end"]) + timedelta(days=1)
+            invoice["billing_period"]["end"] = end.isoformat()
+        return data
+
+
+class UnappliedNotSerialised(JsonRewriter):
+    """payment.allocation: unapplied_amount always serialised as 0.00 (a column read from
+    the wrong table), so an overpayment's credit vanishes from the payment."""
+
+    PATH = re.compile(r"^/v1/customers/\d{10}/payments$")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for payment in each_payment(data):
+            payment["unapplied_amount"] = "0.00"
+        return data
+
+
+class InvoiceCurrencyFromTenantDefault(JsonRewriter):
+    """currency.account: invoices take the tenant's default currency (USD), so a VES
+    account's invoices say USD."""
+
+    PATH = re.compile(r"^/v1/(invoices/|customers/\d{10}/invoices$)")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for invoice in each_invoice(data):
+            invoice["currency"] = "USD"
+        return data
+
+
+class ConvertsForeignCurrency(Wrapper):
+    """currency.payment: a payment in the other currency is "converted" by relabelling it
+    with the account's currency at face value, and booked."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        if scope["method"] == "POST" and PAYMENTS_PATH.match(scope["path"]):
+            reply = await call(self.app, scope, body)
+            if reply.status == 422 and body:
+                sent = json.loads(body)
+                for currency in ("USD", "VES"):
+                    retry = json.dumps({**sent, "currency": currency}).encode()
+                    converted = await call(self.app, scope, retry)
+                    if converted.status == 201:
+                        return converted
+            return reply
+        return await call(self.app, scope, body)
+
+
+class IdempotencyCacheIgnoresTenant(Wrapper):
+    """idempotency.tenant_scope: a gateway caches payment responses by Idempotency-Key
+    alone, so another tenant's request with the same key gets the first tenant's payment."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.cache: dict[bytes, Reply] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        key = request_header(scope, b"idempotency-key")
+        if scope["method"] != "POST" or key is None:
+            return await call(self.app, scope, body)
+        if key in self.cache:
+            return self.cache[key]
+        reply = await call(self.app, scope, body)
+        if reply.status == 201:
+            self.cache[key] = reply
+        return reply
+
+
+class FingerprintOverAmountOnly(Wrapper):
+    """idempotency.fingerprint: the fingerprint is the amount only, so the same key with
+    another method or reference replays the first payment instead of a 409."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.first: dict[bytes, tuple[str, bytes]] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        key = request_header(scope, b"idempotency-key")
+        if scope["method"] != "POST" or key is None or not body:
+            return await call(self.app, scope, body)
+        sent = json.loads(body)
+        first = self.first.setdefault(key, (sent.get("amount"), body))
+        if first[0] == sent.get("amount"):
+            body = first[1]  # same amount: treated as the same request
+        return await call(self.app, scope, body)
+
+
+class CheckThenInsertRace(Wrapper):
+    """idempotency.concurrency: the key is looked up, then the payment booked, then the key
+    stored, with no lock: a retry that arrives while the first is in flight books again."""
+
+    WINDOW_S = 0.2
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.in_flight: dict[bytes, asyncio.Event] = {}
+        self.stored: set[bytes] = set()
+        self.copies = 0
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        key = request_header(scope, b"idempotency-key")
+        if scope["method"] != "POST" or key is None or key in self.stored:
+            return await call(self.app, scope, body)
+        if key in self.in_flight:  # not stored yet: looks new, books a second payment
+            self.in_flight[key].set()
+            self.copies += 1
+            scope = with_header(scope, b"idempotency-key", key + f"-{self.copies}".encode())
+            return await call(self.app, scope, body)
+        arrived = self.in_flight[key] = asyncio.Event()
+        reply = await call(self.app, scope, body)
+        with contextlib.suppress(TimeoutError):  # the slow insert of the key
+            await asyncio.wait_for(arrived.wait(), self.WINDOW_S)
+        self.stored.add(key)
+        del self.in_flight[key]
+        return reply
+
+
+class FakeClock:
+    """The kit's `sleep` and a mutant's clock in one: tests never wait for real."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class KeysKeptOneSecond(Wrapper):
+    """idempotency.retention: keys live in a cache with a one-second TTL, so a client's
+    delayed retry books the payment again."""
+
+    TTL_S = 1.0
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.clock = FakeClock()
+        self.born: dict[bytes, float] = {}
+        self.renewals = 0
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        key = request_header(scope, b"idempotency-key")
+        if scope["method"] == "POST" and key is not None:
+            born = self.born.setdefault(key, self.clock.now)
+            if self.clock.now - born > self.TTL_S:
+                self.renewals += 1
+                scope = with_header(scope, b"idempotency-key", key + f"-r{self.renewals}".encode())
+        return await call(self.app, scope, body)
+
+
+class MintsMissingKey(Wrapper):
+    """idempotency.key_required: a "helpful" middleware mints an Idempotency-Key when the
+    client sent none, so an unkeyed (unsafe to retry) payment is booked."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.minted = 0
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        if scope["method"] == "POST" and request_header(scope, b"idempotency-key") is None:
+            self.minted += 1
+            scope = with_header(scope, b"idempotency-key", f"minted-key-{self.minted:04d}".encode())
+        return await call(self.app, scope, body)
+
+
+class BooksKeylessThenRefuses(MintsMissingKey):
+    """idempotency.replay, half-applied: a keyless payment is booked under a minted key and
+    only then does the key check answer the contract's 400, so a refused request moved
+    money; only the kit's after-the-fact look at the balance and the listing shows it."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        booked = await super().handle(scope, body)
+        if request_header(scope, b"idempotency-key") is None:
+            return await call(self.app, scope, body)  # the real answer: 400, nothing booked
+        return booked
+
+
+class ReplayNotMarked(Wrapper):
+    """idempotency.replay: replays are served without Idempotent-Replayed: true."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        return Reply(reply.status, reply.without(b"idempotent-replayed"), reply.body)
+
+
+class PhoneNormalisedOnLookup(Wrapper):
+    """identifier.exact: the lookup "helps" by normalising the phone (separators dropped,
+    00 and national 0 prefixes rewritten to +58), resolving forms the format rejects."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        query = query_of(scope)
+        if scope["path"] == LOOKUP_PATH and "phone" in query:
+            phone = re.sub(r"[\s()\-]", "", query["phone"])
+            if phone.startswith("00"):
+                phone = "+" + phone[2:]
+            elif phone.startswith("0"):
+                phone = "+58" + phone[1:]
+            elif not phone.startswith("+"):
+                phone = "+" + phone
+            scope = with_query(scope, {**query, "phone": phone})
+        return await call(self.app, scope, body)
+
+
+class AccountNumberZerosStripped(Wrapper):
+    """identifier.exact: account numbers are parsed as integers, so '01000004821' (and
+    any zero-padded form) is the account 1000004821."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        match = CUSTOMER_PATH.match(scope["path"])
+        if match and match.group(1).isdigit() and match.group(1).startswith("0"):
+            scope = with_path(scope, f"/v1/customers/{int(match.group(1))}")
+        return await call(self.app, scope, body)
+
+
+class StatusFilterForgetsTenant(Wrapper):
+    """tenancy.isolation: the status-filtered invoice query was written without the tenant
+    condition, so another tenant's key lists this tenant's open invoices."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        if (
+            reply.status == 404
+            and INVOICES_PATH.match(scope["path"])
+            and "status" in query_of(scope)
+        ):
+            leaked = await call(self.app, as_primary(self, scope), body)
+            if leaked.status == 200:
+                return leaked
+        return reply
+
+
+class NationalIdLookupAcrossTenants(Wrapper):
+    """tenancy.isolation: the national-ID lookup searches every tenant's customers."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        if (
+            reply.status == 404
+            and scope["path"] == LOOKUP_PATH
+            and "national_id" in query_of(scope)
+        ):
+            leaked = await call(self.app, as_primary(self, scope), body)
+            if leaked.status == 200:
+                return leaked
+        return reply
+
+
+class PaymentPagesOverlap(Wrapper):
+    """pagination.walk: the payments list pages by offset computed one too low, so the
+    last payment of a page is repeated first on the next (and the last one is lost)."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.last_of: dict[str, Any] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        data = reply.json()
+        if (
+            reply.status != 200
+            or not PAYMENTS_PATH.match(scope["path"])
+            or scope["method"] != "GET"
+        ):
+            return reply
+        items = data["data"]
+        repeated = self.last_of.get(query_of(scope).get("cursor", ""))
+        if repeated is not None and items:
+            items = [repeated, *items[:-1]]
+        if data.get("next_cursor") and data["data"]:
+            self.last_of[data["next_cursor"]] = data["data"][-1]
+        return reply.with_json({**data, "data": items})
+
+
+class PeriodFromIgnored(Wrapper):
+    """pagination.filter: the invoice list ignores period_from (a parameter renamed in the
+    handler but not in the query builder)."""
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        query = query_of(scope)
+        if INVOICES_PATH.match(scope["path"]) and "period_from" in query:
+            scope = with_query(scope, {k: v for k, v in query.items() if k != "period_from"})
+        return await call(self.app, scope, body)
+
+
+class CursorCarriesItsOwnList(Wrapper):
+    """pagination.cursor_bound: the cursor is a server-side handle to the query that made
+    it, so any request carrying it gets the next page of that query, whoever asks."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.origin: dict[str, Scope] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        cursor = query_of(scope).get("cursor")
+        if cursor is not None and cursor in self.origin:
+            origin = self.origin[cursor]
+            scope = {
+                **origin,
+                "query_string": with_query(origin, {**query_of(origin), "cursor": cursor})[
+                    "query_string"
+                ],
+            }
+        reply = await call(self.app, scope, body)
+        data = reply.json()
+        if reply.status == 200 and isinstance(data, dict) and data.get("next_cursor"):
+            self.origin[data["next_cursor"]] = scope
+        return reply
+
+
+class ErrorsMintRequestId(Wrapper):
+    """request_id.echo: the error handler mints a fresh request id for every 4xx instead of
+    echoing the client's (header and problem body alike)."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.minted = 0
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        if not 400 <= reply.status < 500 or request_header(scope, b"x-request-id") is None:
+            return reply
+        self.minted += 1
+        fresh = f"err-{self.minted:06d}"
+        data = reply.json()
+        if isinstance(data, dict) and "request_id" in data:
+            reply = reply.with_json({**data, "request_id": fresh})
+        return Reply(
+            reply.status,
+            reply.without(b"x-request-id") + [(b"x-request-id", fresh.encode())],
+            reply.body,
+        )
+
+
+# Mutant → (the rule family it breaks, every check the kit must fail on it, exactly).
+# A bug often breaks more than one promise (a booked replay also moves money twice); the
+# table pins all of them, so a check that starts failing on the wrong mutant shows up too.
+MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
+    MoneyAsNumber: ("money", frozenset({"money"})),
+    LeaksOtherTenant: ("tenancy", frozenset({"tenancy", "tenancy.isolation"})),
+    AppliesReplayTwice: (
+        "idempotency",
+        frozenset(
+            {
+                "idempotency",
+                "idempotency.concurrency",
+                "idempotency.fingerprint",
+                "idempotency.replay",
+                "idempotency.retention",
+            }
+        ),
+    ),
+    ReturnsNeighbour: ("identifier", frozenset({"exact_lookup", "identifier.exact"})),
+    CrashesOnBadLimit: ("validation", frozenset({"validation"})),
+    OmitsRequestId: ("request_id", frozenset({"request_id", "request_id.echo"})),
+    TotalOffByOneCent: ("invoice", frozenset({"invoice.arithmetic", "totals"})),
+    AcceptsAnyKey: ("authentication", frozenset({"authentication"})),
+    CreditAddedToNet: ("balance", frozenset({"balance.net"})),
+    BalanceCachedAcrossPayments: (
+        "balance",
+        frozenset({"balance.amount_due", "idempotency", "idempotency.replay"}),
+    ),
+    NextDueFromNewestInvoice: ("balance", frozenset({"balance.next_due_date"})),
+    SubtotalIgnoresDiscounts: ("invoice", frozenset({"invoice.arithmetic", "totals"})),
+    OverdueJobNotRun: (
+        "invoice",
+        frozenset({"balance.amount_due", "balance.next_due_date", "invoice.status"}),
+    ),
+    PeriodEndExclusive: ("invoice", frozenset({"invoice.billing_period"})),
+    UnappliedNotSerialised: ("payment", frozenset({"payment.allocation", "totals"})),
+    InvoiceCurrencyFromTenantDefault: ("currency", frozenset({"currency.account"})),
+    ConvertsForeignCurrency: ("currency", frozenset({"currency.payment", "idempotency.replay"})),
+    IdempotencyCacheIgnoresTenant: (
+        "idempotency",
+        frozenset(
+            {
+                "idempotency",
+                "idempotency.fingerprint",
+                "idempotency.retention",
+                "idempotency.tenant_scope",
+                "tenancy.isolation",
+            }
+        ),
+    ),
+    FingerprintOverAmountOnly: ("idempotency", frozenset({"idempotency.fingerprint"})),
+    # The scenario fails too: it uses the run's one payment, booked by the concurrent burst,
+    # and sees net_balance drop by more than one payment.
+    CheckThenInsertRace: (
+        "idempotency",
+        frozenset({"idempotency", "idempotency.concurrency", "idempotency.replay"}),
+    ),
+    KeysKeptOneSecond: (
+        "idempotency",
+        frozenset({"idempotency.fingerprint", "idempotency.replay", "idempotency.retention"}),
+    ),
+    MintsMissingKey: (
+        "idempotency",
+        frozenset({"idempotency", "idempotency.key_required", "idempotency.replay"}),
+    ),
+    # The hidden booking also leaves a balance that no invoice walk of the run explains.
+    BooksKeylessThenRefuses: (
+        "idempotency",
+        frozenset({"balance.amount_due", "idempotency", "idempotency.replay"}),
+    ),
+    ReplayNotMarked: ("idempotency", frozenset({"idempotency", "idempotency.retention"})),
+    PhoneNormalisedOnLookup: ("identifier", frozenset({"identifier.exact"})),
+    AccountNumberZerosStripped: ("identifier", frozenset({"identifier.exact"})),
+    StatusFilterForgetsTenant: (
+        "tenancy",
+        frozenset({"pagination.cursor_bound", "tenancy.isolation"}),
+    ),
+    NationalIdLookupAcrossTenants: ("tenancy", frozenset({"tenancy.isolation"})),
+    PaymentPagesOverlap: ("pagination", frozenset({"pagination.walk"})),
+    PeriodFromIgnored: (
+        "pagination",
+        frozenset({"pagination.cursor_bound", "pagination.filter", "validation"}),
+    ),
+    CursorCarriesItsOwnList: (
+        "pagination",
+        frozenset({"pagination.cursor_bound", "pagination.filter", "tenancy.isolation"}),
+    ),
+    ErrorsMintRequestId: ("request_id", frozenset({"request_id", "request_id.echo"})),
 }

@@ -16,7 +16,9 @@ from billing_toolkit.conformance.runner import CHECK_NAMES
 from billing_toolkit.conformance.settings import build_settings
 from billing_toolkit.conformance.sweep import baseline_calls
 from billing_toolkit.contract.document import load
-from tests.conformance.fakes import ACCOUNT, INVOICE, PHONE, CannedSession
+from tests.conformance.fakes import ACCOUNT, INVOICE, PHONE, CannedSession, success_example
+
+CUSTOMER = success_example(load_facts(), "getCustomer")  # a customer the contract accepts
 
 DATA = Data(ACCOUNT, "USD", {}, (), INVOICE)
 
@@ -73,7 +75,7 @@ def test_a_read_operation_added_to_the_contract_is_swept_without_an_edit() -> No
     [
         (
             {"customer_phone": PHONE, "account_number": ACCOUNT},
-            {"/v1/customer-lookup": {"account_number": "1000007310"}},
+            {"/v1/customer-lookup": {**CUSTOMER, "account_number": "1000007310"}},
             "--customer-phone belongs to account 10******10, not to --account-number 10******21",
         ),
         ({"customer_phone": PHONE}, {}, "customer with phone +58********67 not found"),
@@ -84,7 +86,7 @@ def test_a_read_operation_added_to_the_contract_is_swept_without_an_edit() -> No
         ),
         (
             {"account_number": ACCOUNT},
-            {f"/v1/customers/{ACCOUNT}": {"currency": "USD"}},
+            {f"/v1/customers/{ACCOUNT}": CUSTOMER},
             (
                 "cannot list the invoices of the test account: "
                 "GET /v1/customers/10******21/invoices → 404"

@@ -31,9 +31,9 @@ from billing_toolkit.pytest_plugin import BillingSim
 ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "billing_toolkit"
 BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
-SHIPPED_SUFFIXES = {".py", ".yaml", ".md"}
+SHIPPED_SUFFIXES = {".py", ".yaml", ".md", ".html", ".css", ".js", ".txt"}
 """Modules and the package data the code reads at run time (the contract, the knowledge
-base, the scenarios, each folder's README)."""
+base, the scenarios, each folder's README, the agents' inbox's templates and assets)."""
 
 
 def run(argv: list[str | Path], cwd: Path, timeout: float) -> str:

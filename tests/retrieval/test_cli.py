@@ -60,12 +60,14 @@ def test_eval_prints_recall_and_mrr_per_mode(capsys: pytest.CaptureFixture[str])
         ),
         (["kb", "ingest", "."], "needs --dsn"),
         (["kb", "search", "   "], "the query is empty"),
-        (["kb", "search", "pago", "--top-k", "0"], "--top-k must be at least 1"),
+        (["kb", "search", "pago", "--top-k", "0"], "argument --top-k: must be a whole number"),
+        (["kb", "search", "pago", "--margin", "-5"], "argument --margin: must be a number"),
+        (["kb", "search", "pago", "--min-chunks", "-1"], "argument --min-chunks: must be a whole"),
         (["kb", "search", "pago", "--dsn", "mysql://x"], "unsupported DSN scheme"),
         (["kb", "search", "pago", "--dsn", "sqlite://"], "is empty; run `kb ingest"),
     ],
 )
-def test_errors_are_one_line_and_non_zero(
+def test_errors_are_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     argv: list[str],
@@ -73,6 +75,6 @@ def test_errors_are_one_line_and_non_zero(
 ) -> None:
     monkeypatch.delenv("BILLING_KB_DSN", raising=False)
     code, _, err = run(capsys, *argv)
-    assert code == 1
-    assert err.strip().splitlines()[-1].startswith("error: ") and message in err
+    assert code == 2
+    assert err.count("\n") == 1 and "error: " in err and message in err
     assert "Traceback" not in err

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from collections import Counter
 from datetime import timedelta
+from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -150,5 +152,36 @@ def test_dataset_info_names_a_customer_for_every_role() -> None:
 
 
 def test_too_small_a_dataset_is_refused_with_a_clear_message() -> None:
-    with pytest.raises(ValueError, match="at least 12"):
+    with pytest.raises(ValueError, match=r"in \[12, 5000\]"):
         generate(1, 3)
+
+
+def _customer_record(account: Any) -> tuple[Any, ...]:
+    """What a customer's data is, minus the numbers issued in sequence across the tenant
+    (invoice numbers, payment ids), which are chronological for the whole population."""
+    return (
+        codec.dumps(account.customer),
+        [
+            (i.issue_date, i.status, i.amount_due, i.amount_paid, len(i.line_items))
+            for i in account.invoices
+        ],
+        [
+            (p.received_at, p.amount, p.method, p.reference, p.unapplied_amount)
+            for p in account.payments
+        ],
+    )
+
+
+def test_a_customer_depends_on_the_seed_and_its_index_not_on_the_population() -> None:
+    small, large = generate(42, 20), generate(42, 300)
+    example = "1000004821"
+    owed = {
+        name: sum(
+            (i.amount_due for i in s.accounts["fibranet"][example].open_invoices()), Decimal(0)
+        )
+        for name, s in (("small", small), ("large", large))
+    }
+    assert owed["small"] == owed["large"] > 0
+    for tenant_id, accounts in small.accounts.items():
+        for number, account in accounts.items():
+            assert _customer_record(account) == _customer_record(large.accounts[tenant_id][number])

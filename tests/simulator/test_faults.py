@@ -167,7 +167,25 @@ def test_fault_header_only_when_allowed() -> None:
     response = _balance(opened, headers={"X-Sim-Fault": "http_503; retry_after_s=9"})
     assert response.status_code == 503 and response.headers["retry-after"] == "9"
     assert opened.control.faults.events()[0].source == "header"
-    assert _balance(opened, headers={"X-Sim-Fault": "http_999"}).status_code == 200
+
+
+@pytest.mark.parametrize(("header", "field", "message"), [
+    ("http_418", "header.X-Sim-Fault", "kind: unknown fault kind 'http_418'"),
+    ("http_503; retry_after_s=abc", "header.X-Sim-Fault", "retry_after_s: must be a number, got 'abc'"),
+    ("http_503; retry_after_s", "header.X-Sim-Fault", "expected name=value"),
+    ("timeout; hold_s=1e999", "header.X-Sim-Fault", "hold_s: must be a finite number"),
+    ("latency_fixed; ms=99999999", "header.X-Sim-Fault", "ms: must be at most 600000"),
+])  # fmt: skip
+def test_a_bad_fault_header_is_a_400_naming_what_is_wrong(
+    header: str, field: str, message: str
+) -> None:
+    opened = Sim(small_config(validation_engine="compiled", allow_fault_header=True))
+    response = _balance(opened, headers={"X-Sim-Fault": header})
+    assert response.status_code == 400
+    assert response.headers["content-type"] == "application/problem+json"
+    errors = response.json()["errors"]
+    assert [e["field"] for e in errors] == [field] and message in errors[0]["message"]
+    assert opened.control.faults.events() == []
 
 
 def test_admin_routes_are_never_faulted(sim: Sim) -> None:

@@ -6,10 +6,11 @@ import io
 import json
 import logging
 import re
+from typing import Any
 
-from billing_toolkit.contract.masking import mask
+from billing_toolkit.contract.masking import mask, mask_all
 from billing_toolkit.simulator.endpoint import new_request_id
-from billing_toolkit.simulator.logs import JsonFormatter
+from billing_toolkit.simulator.logs import JsonFormatter, configure_logging
 from tests.simulator.conftest import Sim
 
 
@@ -46,3 +47,65 @@ def test_each_request_logs_one_masked_line(sim: Sim) -> None:
     assert lines[1]["tenant"] == "fibranet"
     for secret in (sample["national_id"], sample["account_number"], sample["phone"]):
         assert secret not in text
+
+
+def _logged(sim: Sim, *calls: tuple[str, dict[str, Any]]) -> str:
+    """The request log lines `calls` produce, through the handler `serve` installs."""
+    stream = io.StringIO()
+    loggers = [logging.getLogger(name) for name in ("billing_sim", "uvicorn.error")]
+    saved = [(lg.handlers, lg.level, lg.propagate) for lg in loggers]
+    configure_logging("info", stream)
+    try:
+        for path, options in calls:
+            sim.client.get(path, **options)
+    finally:
+        for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
+            lg.handlers, lg.propagate = handlers, propagate
+            lg.setLevel(level)
+    return stream.getvalue()
+
+
+def test_keys_and_percent_encoded_identifiers_never_reach_the_log(sim: Sim) -> None:
+    key = sim.fibranet["api_key"]
+    sample = sim.sample("individual")
+    phone_digits = sample["phone"].lstrip("+")
+    national_id = sample["national_id"]
+    text = _logged(
+        sim,
+        (
+            f"/v1/customers/{sample['account_number']}/balance?api_key={key}",
+            {"headers": sim.auth()},
+        ),
+        (f"/v1/customer-lookup?phone=%2b{phone_digits}", {"headers": sim.auth()}),
+        (
+            f"/v1/customer-lookup?national_id={national_id.replace('-', '%2D')}",
+            {"headers": sim.auth()},
+        ),
+        (
+            f"/v1/customer-lookup?national_id={national_id.replace('-', '%252D')}",
+            {"headers": sim.auth()},
+        ),
+        ("/v1/plans", {"headers": {**sim.auth(), "X-Request-Id": key}}),
+        ("/v1/plans", {"headers": {**sim.auth(), "X-Request-Id": "Bearer%20" + key[:20]}}),
+        ("/v1/plans?token=sim-admin-dev-token&access_token=abc", {"headers": sim.auth()}),
+    )
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert len(lines) == 7
+    for secret in (key, key[:20], phone_digits, national_id, national_id.replace("-", "%2D"),
+                   "sim-admin-dev-token", "access_token=abc"):  # fmt: skip
+        assert secret not in text, secret
+    assert lines[0]["query"] == "api_key=[redacted]"
+    assert lines[1]["query"].startswith("phone=+") and "*" in lines[1]["query"]
+    assert lines[4]["request_id"] == "[redacted]"
+
+
+def test_masking_decodes_first_and_redacts_token_shaped_values() -> None:
+    assert mask_all("phone=%2b584121234567") == "phone=+58********67"
+    assert mask_all("national_id=V%2D12345678") == "national_id=V-12****78"
+    assert mask_all("id=%25%32%62584121234567").endswith("+58********67")  # encoded twice
+    assert mask_all("api_key=sk_sim_fibranet_0123456789abcdef01234567&limit=5") == (
+        "api_key=[redacted]&limit=5"
+    )
+    assert mask_all("Authorization: Bearer abc.def") == "Authorization: [redacted]"
+    assert mask_all("req-abcdefabcdefabcd") == "req-abcdefabcdefabcd"
+    assert mask_all("limit=10&status=open") == "limit=10&status=open"

@@ -1,0 +1,100 @@
+"""The inbox's session: a signed cookie naming the tenant and the agent, and its CSRF token.
+
+Signing in exchanges the tenant's agent token for a cookie signed with the console's key
+(itsdangerous, timestamped, so it expires after `MAX_AGE`). The cookie never holds the agent
+token: it holds a fingerprint of it, so rotating a tenant's agent token signs out all its
+agents. Every visitor, signed in or not, has a random `sid`; the CSRF token of every form is
+an HMAC of it, checked on each POST (the sign-in form included, so nobody can sign a victim
+into the attacker's tenant). `sid` is renewed at sign-in.
+
+Bias: signed out. A cookie that is unsigned, expired, from another key, or whose tenant or
+token changed is no session at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass, replace
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from billing_toolkit.assistant.channel.config import ChannelConfig, TenantChannel
+
+COOKIE = "console_session"
+MAX_AGE = 12 * 3600
+"""An agent's shift: after it, sign in again."""
+SECRET_ENV = "ASSISTANT_CONSOLE_SECRET"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    sid: str
+    language: str
+    tenant: str | None = None
+    agent: str | None = None
+    fingerprint: str | None = None
+
+
+class SessionKeys:
+    """Signs and reads session cookies and CSRF tokens with one key."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+        self._serializer = URLSafeTimedSerializer(key, salt="billing-assistant-console")
+
+    @classmethod
+    def from_environment(cls) -> SessionKeys:
+        """`$ASSISTANT_CONSOLE_SECRET`, or a random key of this process (sessions then end
+        when the service restarts, which is the safe side)."""
+        configured = os.environ.get(SECRET_ENV, "")
+        return cls(configured.encode() if configured else secrets.token_bytes(32))
+
+    def fingerprint(self, tenant: TenantChannel) -> str:
+        return hmac.new(self._key, b"agent-token:" + tenant.agent_token.value.encode(),
+                        hashlib.sha256).hexdigest()[:32]
+
+    def csrf_token(self, session: Session) -> str:
+        return hmac.new(self._key, b"csrf:" + session.sid.encode(), hashlib.sha256).hexdigest()
+
+    def csrf_ok(self, session: Session, token: str | None) -> bool:
+        return token is not None and hmac.compare_digest(self.csrf_token(session).encode(),
+                                                         token.encode())
+
+    def dump(self, session: Session) -> str:
+        return self._serializer.dumps([session.sid, session.language, session.tenant,
+                                       session.agent, session.fingerprint])
+
+    def load(self, cookie: str | None) -> Session | None:
+        if not cookie:
+            return None
+        try:
+            sid, language, tenant, agent, fingerprint = self._serializer.loads(
+                cookie, max_age=MAX_AGE)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        return Session(str(sid), str(language), tenant, agent, fingerprint)
+
+    def signed_in(self, session: Session | None, config: ChannelConfig) -> TenantChannel | None:
+        """The tenant of a signed-in session whose agent token is still the one it signed
+        in with; None otherwise."""
+        if session is None or session.tenant is None or session.fingerprint is None:
+            return None
+        tenant = config.by_name(session.tenant)
+        if tenant is None or not hmac.compare_digest(self.fingerprint(tenant),
+                                                     session.fingerprint):
+            return None
+        return tenant
+
+
+def anonymous(language: str) -> Session:
+    return Session(sid=secrets.token_urlsafe(18), language=language)
+
+
+def signed_in_as(session: Session, tenant: TenantChannel, agent: str,
+                 keys: SessionKeys) -> Session:
+    """A fresh session (new `sid`: no fixation) for `agent` of `tenant`."""
+    return replace(anonymous(session.language), tenant=tenant.tenant, agent=agent,
+                   fingerprint=keys.fingerprint(tenant))

@@ -1,0 +1,66 @@
+"""The intent report: a classifier measured on the held-out templates.
+
+Per-intent precision and recall on the test split (`sklearn.metrics`), and the two figures
+the person-request stage is held to: recall of `person` through the *whole* stage (rules and
+model, as the pipeline runs it) and the share of clean questions — every non-person test
+utterance — that the stage would wrongly hand over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
+
+
+@dataclass(frozen=True, slots=True)
+class IntentReport:
+    classifier: str
+    test_rows: int
+    accuracy: float
+    per_intent: dict[str, dict[str, float]]
+    person_recall: float
+    false_handover_rate: float
+    missed_person: tuple[str, ...]
+    false_handovers: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"classifier": self.classifier, "test_rows": self.test_rows,
+                "accuracy": self.accuracy, "per_intent": self.per_intent,
+                "person_recall": self.person_recall,
+                "false_handover_rate": self.false_handover_rate,
+                "missed_person": list(self.missed_person),
+                "false_handovers": list(self.false_handovers)}
+
+
+def measure(classifier: IntentClassifier,
+            rows: tuple[Utterance, ...] | None = None) -> IntentReport:
+    from sklearn.metrics import precision_recall_fscore_support
+
+    from billing_toolkit.assistant.turn.person_request import asks_for_person
+
+    test = load_utterances().test if rows is None else rows
+    truth = [row.label.value for row in test]
+    predicted = [classifier.classify(row.text).label.value for row in test]
+    labels = [label.value for label in IntentLabel]
+    precision, recall, _, support = precision_recall_fscore_support(
+        truth, predicted, labels=labels, zero_division=0)
+    per_intent = {label: {"precision": float(p), "recall": float(r), "support": int(n)}
+                  for label, p, r, n in zip(labels, precision, recall, support, strict=True)}
+    handed = [asks_for_person(row.text, classifier) is not None for row in test]
+    person = [row for row, h in zip(test, handed, strict=True) if row.label is IntentLabel.PERSON]
+    missed = tuple(row.text for row, h in zip(test, handed, strict=True)
+                   if row.label is IntentLabel.PERSON and not h)
+    false = tuple(row.text for row, h in zip(test, handed, strict=True)
+                  if row.label is not IntentLabel.PERSON and h)
+    clean = len(test) - len(person)
+    return IntentReport(
+        classifier=classifier.name, test_rows=len(test),
+        accuracy=sum(t == p for t, p in zip(truth, predicted, strict=True)) / max(len(test), 1),
+        per_intent=per_intent,
+        person_recall=1 - len(missed) / max(len(person), 1),
+        false_handover_rate=len(false) / max(clean, 1),
+        missed_person=missed, false_handovers=false)

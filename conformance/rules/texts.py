@@ -1,0 +1,197 @@
+"""What the kit says about each business rule: how it is checked and how to fix a failure.
+
+The statement of a rule is the contract's (`x-business-rules`); this table adds the kit's
+side, which the README's rule table, `list-checks` and the report print.
+"""
+
+from __future__ import annotations
+
+RULE_TEXTS: dict[str, tuple[str, str]] = {
+    "balance.net": (
+        "every balance response of the run (before and after the writes)",
+        (
+            "compute net_balance from amount_due and credit_balance in the same decimal "
+            "expression that serialises them; never store it separately"
+        ),
+    ),
+    "balance.amount_due": (
+        (
+            "every balance response next to a complete invoice walk of the same account with no "
+            "payment booked in between (discovery, the re-reads after the writes, fuzzing)"
+        ),
+        (
+            "derive amount_due and overdue_amount from the invoice rows the invoice endpoints "
+            "read, in one transaction, instead of a counter updated on the side"
+        ),
+    ),
+    "balance.next_due_date": (
+        "as balance.amount_due, against the due dates of the open invoices",
+        (
+            "take the minimum due_date over invoices whose status is open (not overdue, not "
+            "paid) in the same query as amount_due"
+        ),
+    ),
+    "invoice.arithmetic": (
+        (
+            "every invoice of every response (getInvoice and each page), on accounts discovery "
+            "chose for their 3+ line, discounted, late-fee and partially paid invoices"
+        ),
+        (
+            "recompute subtotal, tax, total and amount_due from the stored lines with decimal "
+            "arithmetic whenever a line is added (late fee, discount, proration)"
+        ),
+    ),
+    "invoice.status": (
+        (
+            "every invoice of every response: paid ⇔ amount_due 0, open/overdue owe something, "
+            "open is not past due and overdue is, against the as_of of the nearest balance"
+        ),
+        (
+            "set the status in the same write that changes amount_paid or crosses the due date; "
+            "a partial payment leaves the invoice open (or overdue)"
+        ),
+    ),
+    "invoice.billing_period": (
+        (
+            "every invoice: period starts on the issue date, on the subscription's billing day, "
+            "and ends the day before the next one; due date not before issue date"
+        ),
+        (
+            "derive the period from the billing day with calendar arithmetic (the next billing "
+            "day minus one day), not from a fixed 30 days"
+        ),
+    ),
+    "payment.allocation": (
+        (
+            "every payment of every response (created, replayed, listed): the sum identity, "
+            "positive allocations to distinct invoices, oldest due date first, unapplied ≥ 0"
+        ),
+        (
+            "allocate in one transaction over the open invoices ordered by due_date then "
+            "invoice_number, and store the remainder as unapplied credit"
+        ),
+    ),
+    "currency.account": (
+        (
+            "every balance, invoice and payment of an account whose customer record the run "
+            "read (discovery reads USD and VES accounts when the tenant has both)"
+        ),
+        "take the currency from the account, never from a tenant default or the request",
+    ),
+    "currency.payment": (
+        (
+            "the idempotency probe posts a payment in the other currency (with --allow-writes); "
+            "the listing then shows it booked nothing"
+        ),
+        "compare the payment's currency with the account's before booking and answer 422",
+    ),
+    "idempotency.key_required": (
+        "the idempotency probe and scenario post a payment without the header",
+        "reject a payment without Idempotency-Key with 400 before touching the ledger",
+    ),
+    "idempotency.replay": (
+        (
+            "the idempotency scenario and probe, on the run's one payment: replays return the "
+            "stored body with Idempotent-Replayed: true; after all the kit's requests the "
+            "payment is listed once, no other payment carries its reference and net_balance "
+            "moved once"
+        ),
+        (
+            "store the response with the key in the transaction that books the payment and "
+            "return it verbatim (with the header) on a repeat"
+        ),
+    ),
+    "idempotency.fingerprint": (
+        (
+            "the probe re-sends its key with the amount, the method and the reference changed; "
+            "each must be 409 idempotency_conflict"
+        ),
+        (
+            "fingerprint the whole request (account and every body field, canonical JSON), not "
+            "a chosen subset of fields"
+        ),
+    ),
+    "idempotency.tenant_scope": (
+        (
+            "the probe sends its key and body with the other tenant's key (needs "
+            "--other-tenant-key); it must be 404, never the stored payment"
+        ),
+        (
+            "key the idempotency store by (tenant, key) and check the account's tenant before "
+            "looking the key up"
+        ),
+    ),
+    "idempotency.concurrency": (
+        (
+            "the run's one payment is sent with the same key from 4 threads at once; one "
+            "payment may be booked and every answer is that payment or a retryable error"
+        ),
+        (
+            "insert the key with a unique constraint (or a lock) before booking, so a second "
+            "request in flight waits or conflicts instead of booking again"
+        ),
+    ),
+    "idempotency.retention": (
+        (
+            "the probe replays its key after --retry-delay seconds (default 3); the report says "
+            "only that delay was covered of the promised 24 h"
+        ),
+        "keep idempotency records in durable storage for at least 24 h, not in a short-lived cache",
+    ),
+    "identifier.exact": (
+        (
+            "every 200 lookup must carry the identifier asked for; the probe sends non-canonical "
+            "forms (padding, case, separators, local phones, look-alikes) that must be 4xx"
+        ),
+        (
+            "look up by equality on the canonical column and reject (400/404) anything that is "
+            "not already canonical; never strip, pad, fold case or translate characters"
+        ),
+    ),
+    "tenancy.isolation": (
+        (
+            "every response to the other tenant's key (scenario, probes): never data of this "
+            "tenant; lookups by phone, national ID and account, and every list filter, are "
+            "404 like missing data (needs --other-tenant-key)"
+        ),
+        (
+            "put the tenant in every query's WHERE clause, filtered and paginated paths "
+            "included, and answer not-found the same way for missing and foreign data"
+        ),
+    ),
+    "pagination.walk": (
+        (
+            "every page (≤ limit) and walk (newest first, nothing twice) of the run; the probe "
+            "walks each list and filter in pages of 2 and compares with pages of 100"
+        ),
+        "use a keyset cursor on the documented sort key with a strict comparison, never an offset",
+    ),
+    "pagination.filter": (
+        "every listed item of the run: the path's account, the requested status and period",
+        (
+            "apply the filters and the account in the same query as the page, including pages "
+            "after the first"
+        ),
+    ),
+    "pagination.cursor_bound": (
+        (
+            "the probe re-sends cursors with another filter, on the other list, for another "
+            "account and with the other tenant's key; each must be 400 or 404"
+        ),
+        (
+            "sign the cursor together with the list it belongs to (tenant, account, filters) "
+            "and refuse it elsewhere"
+        ),
+    ),
+    "request_id.echo": (
+        (
+            "every response of the run; the probe sends X-Request-Id on 400, 401, 404 and 405 "
+            "requests, which must echo it"
+        ),
+        (
+            "set X-Request-Id in the outermost middleware, echoing the incoming one, so error "
+            "responses of the framework get it too"
+        ),
+    ),
+}
+"""Rule id → (how the kit checks it, how to fix a failure)."""

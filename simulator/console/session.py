@@ -1,0 +1,75 @@
+"""The QA console's session: a signed cookie, and the CSRF token of every form.
+
+Signing in exchanges the admin token for a cookie signed with a key of this process
+(itsdangerous, timestamped, so it expires after `MAX_AGE`). The cookie never holds the admin
+token, only an HMAC fingerprint of it: a restart with another token signs everybody out.
+Every visitor, signed in or not, has a random `sid`; each form's CSRF token is an HMAC of
+it, checked on every POST — the sign-in form too. `sid` is renewed at sign-in (no fixation).
+
+Bias: signed out. A cookie that is unsigned, expired, from another process or made for
+another admin token is no session at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+COOKIE = "sim_console"
+MAX_AGE = 12 * 3600
+"""A QA day: after it, sign in again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    sid: str
+    language: str
+    signed_in: bool = False
+
+
+class SessionKeys:
+    """Signs and reads the cookie and the CSRF tokens; knows the one admin token."""
+
+    def __init__(self, admin_token: str, key: bytes | None = None) -> None:
+        self._key = key or secrets.token_bytes(32)
+        self._admin = admin_token.encode()
+        self._fingerprint = self._mac(b"admin:" + self._admin)
+        self._serializer = URLSafeTimedSerializer(self._key, salt="billing-sim-console")
+
+    def _mac(self, data: bytes) -> str:
+        return hmac.new(self._key, data, hashlib.sha256).hexdigest()
+
+    def token_ok(self, token: str) -> bool:
+        return hmac.compare_digest(token.encode(), self._admin)
+
+    def csrf_token(self, session: Session) -> str:
+        return self._mac(b"csrf:" + session.sid.encode())
+
+    def csrf_ok(self, session: Session, token: str | None) -> bool:
+        return token is not None and hmac.compare_digest(
+            self.csrf_token(session).encode(), token.encode()
+        )
+
+    def dump(self, session: Session) -> str:
+        fingerprint = self._fingerprint if session.signed_in else ""
+        return str(self._serializer.dumps([session.sid, session.language, fingerprint]))
+
+    def load(self, cookie: str | None) -> Session | None:
+        if not cookie:
+            return None
+        try:
+            sid, language, fingerprint = self._serializer.loads(cookie, max_age=MAX_AGE)
+        except (BadSignature, ValueError, TypeError):
+            return None
+        signed_in = bool(fingerprint) and hmac.compare_digest(
+            str(fingerprint).encode(), self._fingerprint.encode()
+        )
+        return Session(str(sid), str(language), signed_in)
+
+
+def anonymous(language: str) -> Session:
+    return Session(sid=secrets.token_urlsafe(18), language=language)

@@ -1,0 +1,116 @@
+"""Intent understanding: the utterance set, its split, the trained model and the report."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from billing_toolkit.assistant.text.identifiers import find_identifiers
+from billing_toolkit.assistant.turn.intents import Intent, route_parts
+from billing_toolkit.assistant.turn.person_request import asks_for_person
+from billing_toolkit.assistant.understanding.classifier import NgramClassifier, default_classifier
+from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
+from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.report import measure
+from billing_toolkit.assistant.understanding.utterances import (
+    UtteranceSetError,
+    expand,
+    load_utterances,
+    parse_utterances,
+)
+
+
+def test_every_intent_has_at_least_forty_utterances_and_held_out_templates() -> None:
+    rows = load_utterances().rows
+    totals = Counter(row.label for row in rows)
+    tests = Counter(row.label for row in rows if row.split == "test")
+    for label in IntentLabel:
+        assert totals[label] >= 40, label
+        assert tests[label] > 0, label
+
+
+def test_the_split_is_by_template_not_by_row() -> None:
+    rows = load_utterances()
+    assert not {r.template for r in rows.train} & {r.template for r in rows.test}
+    assert not {r.text for r in rows.train} & {r.text for r in rows.test}
+
+
+def test_expansion_is_deterministic_and_bounded() -> None:
+    template = "{a|b|c} {x|y|z}"
+    assert expand(template, 4) == expand(template, 4)
+    assert len(expand(template, 4)) == 4 and expand(template, 1) == ["a x"]
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    ([], "intents"),
+    ({"intents": {"nope": {"train": ["x"]}}}, "unknown intent"),
+    ({"intents": {"person": {"dev": ["x"]}}}, "train"),
+    ({"intents": {"person": {"train": [""]}}}, "must be text"),
+    ({"max_per_template": 0, "intents": {}}, "positive"),
+])
+def test_a_malformed_utterance_file_is_named(document: object, message: str) -> None:
+    with pytest.raises(UtteranceSetError, match=message):
+        parse_utterances(document)
+
+
+def test_training_twice_gives_the_same_predictions() -> None:
+    train = load_utterances().train
+    again = NgramClassifier(train)
+    for row in load_utterances().test[:40]:
+        assert again.classify(row.text).scores == default_classifier().classify(row.text).scores
+
+
+def test_training_needs_two_labels() -> None:
+    rows = [r for r in load_utterances().train if r.label is IntentLabel.PERSON]
+    with pytest.raises(ValueError, match="two labels"):
+        NgramClassifier(rows)
+
+
+def test_the_person_request_bar_holds_on_held_out_templates() -> None:
+    report = measure(default_classifier())
+    assert report.person_recall == 1.0, report.missed_person
+    assert report.false_handover_rate <= 0.02, report.false_handovers
+
+
+def test_the_model_beats_the_keyword_router_on_held_out_templates() -> None:
+    assert measure(default_classifier()).accuracy > measure(KeywordClassifier()).accuracy + 0.2
+
+
+@pytest.mark.parametrize("message", [
+    "no quiero hablar con un bot", "I don't want to talk to a machine",
+    "is there a real person I can talk to?", "¿me atiende una persona de verdad?",
+    "can a human call me?", "let me speak to your manager", "quiero que me llame alguien",
+    "necesito poner un reclamo con un supervisor",
+])
+def test_the_issue_requests_for_a_person_hand_over(message: str) -> None:
+    assert asks_for_person(message, default_classifier())
+
+
+@pytest.mark.parametrize("message", [
+    "¿cuánto debo?", "¿cómo pago con pago móvil?", "mis facturas", "what plans do you offer?",
+    "¿cuántas personas pueden conectarse?", "agente autorizado de pago",
+])
+def test_clean_questions_do_not_hand_over(message: str) -> None:
+    assert asks_for_person(message, default_classifier()) is None
+
+
+@pytest.mark.parametrize(("message", "intents"), [
+    ("no tengo internet", [Intent.SERVICE]),
+    ("por qué me cortaron el internet", [Intent.SERVICE]),
+    ("quiero cancelar mi plan", [Intent.UNSUPPORTED]),
+    ("ya hice un pago móvil, referencia 123456, por 46,40", [Intent.UNSUPPORTED]),
+    ("¿cuánto tengo vencido en total?", [Intent.BALANCE]),
+    ("now that my service is cancelled, do I still owe anything?", [Intent.BALANCE]),
+    ("cuanto debo y como pago", [Intent.BALANCE, Intent.POLICY]),
+    ("gracias", [Intent.THANKS]),
+    ("¿cuál es la capital de Francia?", [Intent.OFF_TOPIC]),
+])
+def test_the_issue_messages_route_where_they_should(message: str, intents: list[Intent]) -> None:
+    parts = route_parts(message, find_identifiers(message))
+    assert [p.route.intent for p in parts] == intents
+
+
+def test_a_cancellation_says_what_the_subscriber_wants() -> None:
+    assert route_parts("quiero cancelar mi plan")[0].route.wants == (
+        "cancelar el servicio / cancel the service")

@@ -1,0 +1,116 @@
+"""Every rule family has realistic mutants of the simulator, and `verify` catches each one,
+naming exactly the checks the bug breaks; the simulator behind a neutral proxy passes.
+
+Each mutant is a fresh, small, seeded simulator behind one `broken.Wrapper` subclass (the
+base class itself is the neutral proxy), and the kit runs in-process against it with its
+default settings (a 3 s idempotent retry delay) and a fake clock for the wait, so the table
+stays fast and never sleeps for real.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
+from billing_toolkit.conformance.settings import build_settings
+from billing_toolkit.contract.rules import load_rules
+from tests.conformance import broken
+from tests.conformance.conftest import OPTIONS, running_simulator
+
+pytestmark = OPTIONS
+PROJECT_CHECKS = ",".join(sorted(CHECK_NAMES - {"schemathesis"}))
+# Needs a 429 or 503, which no mutant run provokes (test_against_simulator covers it).
+NOT_PROVOKED = {"retry_after"}
+
+
+def run_against(mutant: type[broken.Wrapper]) -> RunReport:
+    made: list[broken.Wrapper] = []
+
+    def wrap(app: Any, key: str) -> broken.Wrapper:
+        made.append(mutant(app, key))
+        return made[-1]
+
+    with running_simulator(wrap) as target:
+        settings = build_settings(
+            target.kit_values(checks=PROJECT_CHECKS), known_checks=CHECK_NAMES
+        )
+        clock = getattr(made[0], "clock", broken.FakeClock())
+        return run_kit(settings, sleep=clock.sleep)
+
+
+def failed(report: RunReport) -> set[str]:
+    return {o.name for o in report.outcomes if o.status is Status.FAILED}
+
+
+def test_the_simulator_behind_a_neutral_proxy_passes_every_rule() -> None:
+    report = run_against(broken.Wrapper)
+    not_passed = {o.name: o.summary for o in report.outcomes if o.status is not Status.PASSED}
+    assert set(not_passed) <= NOT_PROVOKED, not_passed
+    rules = {o.name: o for o in report.outcomes if o.name in load_rules()}
+    assert set(rules) == set(load_rules())
+    assert all(o.inspected > 0 for o in rules.values())
+    retention = rules["idempotency.retention"].summary
+    assert "3 s later" in retention and "24 h" in retention
+
+
+@pytest.mark.parametrize("mutant", list(broken.MUTANTS), ids=lambda m: m.__name__)
+def test_verify_catches_the_mutant_with_exactly_the_checks_it_breaks(
+    mutant: type[broken.Wrapper],
+) -> None:
+    family, expected = broken.MUTANTS[mutant]
+    report = run_against(mutant)
+    assert failed(report) == expected
+    assert any(name.split(".")[0] == family for name in expected)
+    for name in expected:
+        outcome = next(o for o in report.outcomes if o.name == name)
+        assert outcome.first_violation is not None
+        assert outcome.first_violation.exchange is not None, name
+
+
+def test_every_rule_family_has_a_mutant_that_a_rule_of_the_family_catches() -> None:
+    families = {rule.family for rule in load_rules().values()}
+    caught = {
+        name.split(".")[0]
+        for family, expected in broken.MUTANTS.values()
+        for name in expected
+        if "." in name and name.split(".")[0] == family
+    }
+    assert families <= caught
+
+
+@pytest.mark.parametrize(
+    "checks",
+    ["idempotency", "idempotency.concurrency,idempotency.replay", "idempotency,idempotency.replay"],
+    ids=["scenario-only", "probe-only", "scenario-and-probe"],
+)
+def test_a_writing_run_books_exactly_one_payment_of_the_amount(checks: str) -> None:
+    # Issue 14: the scenario and the probe share the run's one payment, whichever runs.
+    with running_simulator(broken.Wrapper) as target:
+        settings = build_settings(target.kit_values(checks=checks), known_checks=CHECK_NAMES)
+        booked_before = target.control.info()["tenants"][0]["payments"]
+        report = run_kit(settings, sleep=broken.FakeClock().sleep)
+        booked = target.control.info()["tenants"][0]["payments"] - booked_before
+    assert booked == 1
+    assert [(w.operation_id, w.amount) for w in report.writes] == [
+        ("createPayment", settings.payment_amount)
+    ]
+    assert {o.name: o.status for o in report.outcomes} == dict.fromkeys(
+        checks.split(","), Status.PASSED
+    )
+
+
+def test_a_read_only_run_skips_the_writing_rules_and_says_why() -> None:
+    with running_simulator(broken.Wrapper) as target:
+        settings = build_settings(
+            target.kit_values(checks=PROJECT_CHECKS, allow_writes=False, other_tenant_key=None),
+            known_checks=CHECK_NAMES,
+        )
+        report = run_kit(settings, sleep=broken.FakeClock().sleep)
+    skipped = {o.name: o.summary for o in report.outcomes if o.status is Status.SKIPPED}
+    assert "--allow-writes" in skipped["idempotency.concurrency"]
+    assert "--allow-writes" in skipped["currency.payment"]
+    assert failed(report) == set()
+    assert report.count(Status.FAILED) == 0 and "tenancy" in skipped
