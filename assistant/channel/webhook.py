@@ -24,7 +24,8 @@ from billing_toolkit.assistant.channel.json_body import BodyProblem, parse_json,
 from billing_toolkit.assistant.channel.problems import problem
 from billing_toolkit.assistant.channel.service import ChannelService
 from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, signing_secret
-from billing_toolkit.assistant.channel.webhook_payload import PayloadError, incoming_messages
+from billing_toolkit.assistant.channel.webhook_payload import PayloadError, read_delivery
+from billing_toolkit.contract.masking import mask_all
 
 logger = logging.getLogger(__name__)
 
@@ -73,11 +74,17 @@ async def _receive(request: Request) -> Response:
                        f"{SIGNATURE_HEADER} must be sha256=<HMAC-SHA256 of the body with the "
                        "app secret>.")
     try:
-        messages = incoming_messages(parse_json(body, "malformed_payload"))
+        delivery = read_delivery(parse_json(body, "malformed_payload"))
     except BodyProblem as refused:
         return problem(refused.status, refused.code, refused.detail)
     except PayloadError as exc:
         return problem(400, "malformed_payload", str(exc))
+    if delivery.rejected and not delivery.messages:
+        return problem(400, "malformed_payload", delivery.rejected[0])
+    if delivery.rejected:  # the others go on; redelivering would not mend these
+        logger.warning("dropped %d malformed message(s) of a delivery: %s",
+                       len(delivery.rejected), mask_all("; ".join(delivery.rejected)))
+    messages = delivery.messages
     acceptance = await service.accept(messages, secret)
     if acceptance.failed:
         return problem(503, "store_unavailable",
@@ -85,7 +92,7 @@ async def _receive(request: Request) -> Response:
                        f"({acceptance.stored} stored, {acceptance.duplicates} already stored); "
                        "redeliver later.", headers={"Retry-After": "5"})
     return JSONResponse({"stored": acceptance.stored, "duplicates": acceptance.duplicates,
-                         "ignored": acceptance.ignored})
+                         "ignored": acceptance.ignored, "rejected": len(delivery.rejected)})
 
 
 ROUTES = [

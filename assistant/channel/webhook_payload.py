@@ -66,13 +66,25 @@ def _message(raw: Any, phone_number_id: str, where: str) -> IncomingMessage:
     return IncomingMessage(phone_number_id, _string(message, "id", where), phone, kind, text)
 
 
-def incoming_messages(payload: Any) -> list[IncomingMessage]:
-    """Every subscriber message of a delivery, in delivery order.
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A delivery read message by message: the messages that can be processed, and where and
+    why each one that cannot was refused. One malformed message (a sender that is no phone
+    number, a missing id) never holds back the others of the same delivery."""
 
-    Raises PayloadError when the delivery is not a WhatsApp webhook.
+    messages: list[IncomingMessage]
+    rejected: list[str]
+
+
+def read_delivery(payload: Any) -> Delivery:
+    """Every subscriber message of a delivery, in delivery order, each read on its own.
+
+    Raises PayloadError when the delivery itself is not a WhatsApp webhook (its envelope:
+    entries, changes, metadata); a malformed message is only listed in `rejected`.
     """
     body = _mapping(payload, "payload")
     found: list[IncomingMessage] = []
+    rejected: list[str] = []
     for e, entry in enumerate(_list(body, "entry", "payload")):
         where = f"entry[{e}]"
         for c, change in enumerate(_list(_mapping(entry, where), "changes", where)):
@@ -83,6 +95,18 @@ def incoming_messages(payload: Any) -> list[IncomingMessage]:
                 continue
             metadata = _mapping(value.get("metadata"), f"{at}.value.metadata")
             number = _string(metadata, "phone_number_id", f"{at}.value.metadata")
-            found += [_message(raw, number, f"{at}.value.messages[{m}]")
-                      for m, raw in enumerate(messages)]
-    return found
+            for m, raw in enumerate(messages):
+                try:
+                    found.append(_message(raw, number, f"{at}.value.messages[{m}]"))
+                except PayloadError as refused:
+                    rejected.append(str(refused))
+    return Delivery(found, rejected)
+
+
+def incoming_messages(payload: Any) -> list[IncomingMessage]:
+    """Every subscriber message of a delivery; raises PayloadError on the first malformed
+    one (for tools that build deliveries and want to know they built a good one)."""
+    delivery = read_delivery(payload)
+    if delivery.rejected:
+        raise PayloadError(delivery.rejected[0])
+    return delivery.messages

@@ -48,7 +48,7 @@ class TestPoisonMessages:
         response = harness.post(poison_delivery())
         harness.drain()
         assert response.status_code == 200
-        assert response.json() == {"stored": 4, "duplicates": 0, "ignored": 0}
+        assert response.json() == {"stored": 4, "duplicates": 0, "ignored": 0, "rejected": 0}
         [maria] = inbound(harness, MARIA_PHONE)
         [ana] = inbound(harness, ANA_PHONE)
         assert maria.text == "hola \ufffd" and ana.text == "hola \ufffd"
@@ -65,7 +65,7 @@ class TestPoisonMessages:
         again = harness.post(poison_delivery())
         harness.drain()
         assert again.status_code == 200
-        assert again.json() == {"stored": 0, "duplicates": 4, "ignored": 0}
+        assert again.json() == {"stored": 0, "duplicates": 4, "ignored": 0, "rejected": 0}
         assert len(harness.graph.sent) == 4
 
     def test_a_message_the_store_refuses_does_not_keep_the_others_out(
@@ -89,7 +89,7 @@ class TestPoisonMessages:
         refused.clear()
         again = harness.post(poison_delivery())
         harness.drain()
-        assert again.json() == {"stored": 1, "duplicates": 3, "ignored": 0}
+        assert again.json() == {"stored": 1, "duplicates": 3, "ignored": 0, "rejected": 0}
         assert len(inbound(harness, JOSE_PHONE)) == 2
 
 
@@ -188,3 +188,29 @@ class TestHandoffBodies:
         response = harness.client.post(f"/handoff/conversations/{MARIA_PHONE}/takeover",
                                        content=nested(100_000))
         assert response.status_code == 401
+
+
+class TestMalformedMessages:
+    def test_a_malformed_message_never_holds_back_the_others_of_its_delivery(
+        self, harness: Harness
+    ) -> None:
+        """A sender that is no phone number cannot be stored or answered; redelivering would
+        not mend it. It is dropped (and counted), and the good message beside it goes on."""
+        body = delivery(text_message(JOSE_PHONE, "¿Cuál es mi saldo?", "wamid.GOOD-1"),
+                        text_message(MARIA_PHONE, "hola", "wamid.BAD-1"))
+        body = body.replace(MARIA_PHONE.lstrip("+").encode(), b"not-a-phone")
+        response = harness.post(body)
+        harness.drain()
+        assert response.status_code == 200
+        assert response.json() == {"stored": 1, "duplicates": 0, "ignored": 0, "rejected": 1}
+        [jose] = inbound(harness, JOSE_PHONE)
+        assert jose.status == "done" and len(harness.graph.texts_to(JOSE_PHONE)) == 1
+
+    def test_a_delivery_of_only_malformed_messages_is_refused_naming_where(
+        self, harness: Harness
+    ) -> None:
+        body = delivery(text_message(MARIA_PHONE, "hola", "wamid.BAD-2"))
+        body = body.replace(MARIA_PHONE.lstrip("+").encode(), b"not-a-phone")
+        response = harness.post(body)
+        assert (response.status_code, response.json()["code"]) == (400, "malformed_payload")
+        assert "from is not a phone number" in response.json()["detail"]

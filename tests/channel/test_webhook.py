@@ -80,7 +80,7 @@ class TestSignature:
         response = harness.post(delivery(text_message(MARIA_PHONE, "mi saldo"),
                                          number=FIBRA_NUMBER), secret=LLANO_SECRET)
         harness.drain()
-        assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 1}
+        assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 1, "rejected": 0}
         assert stored(harness) == [] and harness.graph.sent == []
 
     def test_a_number_no_tenant_owns_is_ignored(self, harness: Harness) -> None:
@@ -104,7 +104,7 @@ class TestMessages:
     def test_a_text_message_is_answered_through_the_graph_api(self, harness: Harness) -> None:
         response = harness.say(MARIA_PHONE, "¿Cuál es mi saldo?")
         assert response.status_code == 200
-        assert response.json() == {"stored": 1, "duplicates": 0, "ignored": 0}
+        assert response.json() == {"stored": 1, "duplicates": 0, "ignored": 0, "rejected": 0}
         [sent] = harness.graph.sent
         assert sent["to"] == "584121234567" and sent["number"] == FIBRA_NUMBER
         assert sent["token"] == "Bearer fibra-graph-token"
@@ -123,7 +123,7 @@ class TestMessages:
         harness.drain()
         assert first.json()["stored"] == 1
         assert again.status_code == 200
-        assert again.json() == {"stored": 0, "duplicates": 1, "ignored": 0}
+        assert again.json() == {"stored": 0, "duplicates": 1, "ignored": 0, "rejected": 0}
         assert len(harness.graph.sent) == 1
         assert stored(harness) == ["wamid.SAME"]
 
@@ -167,7 +167,7 @@ class TestMessages:
             "metadata": {"phone_number_id": FIBRA_NUMBER},
             "statuses": [{"id": "wamid.OUT1", "status": "read"}]}}]}]}
         response = harness.post(json.dumps(statuses).encode())
-        assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 0}
+        assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 0, "rejected": 0}
 
     def test_two_messages_of_one_subscriber_are_answered_in_order(
         self, harness: Harness
