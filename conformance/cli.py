@@ -20,6 +20,7 @@ from billing_toolkit.conformance.diff.cli import register as register_diff
 from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.outcome import Status
 from billing_toolkit.conformance.proxy.cli import register as register_proxy
+from billing_toolkit.conformance.proxy.cli import run_replay
 from billing_toolkit.conformance.reporting.console import ConsoleProgress, print_summary
 from billing_toolkit.conformance.reporting.outputs import unusable_report, write_outputs
 from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
@@ -61,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     verify_command.set_defaults(run=verify)
     add_verify_options(verify_command)
+    verify_command.add_argument(
+        "--replay",
+        type=Path,
+        metavar="FILE",
+        help="judge a recording made with `proxy --record` instead of calling an API "
+        "(the same verdicts as the live proxy; --report and --junit-xml apply)",
+    )
     commands.add_parser("list-checks", help="print every check and what it means").set_defaults(
         run=lambda args, console: list_checks(console)
     )
@@ -128,7 +136,12 @@ def add_verify_options(command: argparse.ArgumentParser) -> None:
 
 
 def verify(args: argparse.Namespace, console: Console) -> int:
-    """Run the kit; the output files are written whatever happens (see `reporting.outputs`)."""
+    """Run the kit; the output files are written whatever happens (see `reporting.outputs`).
+    With --replay, judge a recording instead: no API is called."""
+    if args.replay is not None:
+        return run_replay(
+            argparse.Namespace(recording=args.replay, report=args.report, junit_xml=args.junit_xml)
+        )
     values: dict[str, Any] = {
         key: getattr(args, key) for key in SETTING_KEYS if getattr(args, key) is not None
     }

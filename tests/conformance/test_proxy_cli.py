@@ -159,3 +159,16 @@ def test_proxy_in_the_background_then_replay_as_in_ci(tmp_path: Path) -> None:
     replayed = [line for line in done.stderr.splitlines(keepends=True) if " VIOLATION " in line]
     assert replayed == violations
     assert "totals" in replayed_report.read_text()
+    # `verify --replay` is the same judgement, for a CI job that already runs `verify`
+    through_verify = subprocess.run(
+        [*CLI, "verify", "--replay", str(recording)],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE_S,
+        check=False,
+    )
+    assert through_verify.returncode == 1, through_verify.stderr
+    assert [
+        line for line in through_verify.stderr.splitlines(keepends=True) if " VIOLATION " in line
+    ] == violations
+
