@@ -8,6 +8,7 @@ COPY client ./client
 COPY assistant ./assistant
 COPY conformance ./conformance
 COPY pytest_plugin ./pytest_plugin
+COPY webconsole ./webconsole
 # The services need the simulator, the assistant and the PostgreSQL driver; the SDK alone is
 # `pip install billing-toolkit`.
 RUN pip install --no-cache-dir '.[all]'

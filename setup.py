@@ -9,7 +9,8 @@ distribution (dependencies, extras, scripts) is declared in `pyproject.toml`.
 from setuptools import find_packages, setup
 
 NAMESPACE = "billing_toolkit"
-FOLDERS = ("contract", "client", "simulator", "conformance", "assistant", "pytest_plugin")
+FOLDERS = ("contract", "client", "simulator", "conformance", "assistant", "pytest_plugin",
+           "webconsole")
 
 packages = [
     f"{NAMESPACE}.{name}"

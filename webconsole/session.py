@@ -29,12 +29,11 @@ def new_sid() -> str:
 class SignedCookie:
     """Signs, reads, sets and clears one console's session cookie; makes its CSRF tokens."""
 
-    def __init__(self, key: bytes, *, salt: str, cookie: str, max_age: int, path: str) -> None:
+    def __init__(self, key: bytes, *, salt: str, cookie: str, max_age: int) -> None:
         self._key = key
         self._serializer = URLSafeTimedSerializer(key, salt=salt)
         self.cookie = cookie
         self.max_age = max_age
-        self.path = path
 
     def mac(self, data: bytes) -> str:
         """HMAC-SHA256 of `data` under the console's key, as hex."""
@@ -63,14 +62,12 @@ class SignedCookie:
             return None
         return fields
 
-    def read(self, request: Request, arity: int) -> list[object] | None:
-        return self.load(request.cookies.get(self.cookie), arity)
-
-    def set(self, response: Response, request: Request, fields: list[object]) -> None:
+    def set(self, response: Response, request: Request, value: str, path: str) -> None:
+        """Sets the dumped session `value` for the console mounted at `path`."""
         response.set_cookie(
-            self.cookie, self.dump(fields), max_age=self.max_age, path=self.path,
+            self.cookie, value, max_age=self.max_age, path=path,
             httponly=True, samesite="strict", secure=request.url.scheme == "https",
         )  # fmt: skip
 
-    def clear(self, response: Response) -> None:
-        response.delete_cookie(self.cookie, path=self.path, httponly=True, samesite="strict")
+    def clear(self, response: Response, path: str) -> None:
+        response.delete_cookie(self.cookie, path=path, httponly=True, samesite="strict")

@@ -6,7 +6,8 @@ Server-rendered (Starlette + Jinja2), its CSS and a small script shipped in the 
 no build step, no CDN. Sign-in exchanges the admin token for a signed, HttpOnly,
 SameSite=Strict session cookie (`session.py`); every form carries a CSRF token. Every
 answer says `Cache-Control: no-store` and a Content Security Policy that allows only this
-console's own files.
+console's own files (`billing_toolkit.webconsole`, shared with the agents' inbox, as
+are the session machinery and the polling script).
 """
 
 from __future__ import annotations
@@ -14,41 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.routing import Mount, Route, Router
-from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.simulator.console.pages import PREFIX, ConsolePages
 from billing_toolkit.simulator.console.session import SessionKeys
 from billing_toolkit.simulator.runtime import Runtime
+from billing_toolkit.webconsole.headers import PrivateHeaders
+from billing_toolkit.webconsole.static import static_files
 
 __all__ = ["PREFIX", "console_mount"]
-
-HEADERS = [
-    (b"cache-control", b"no-store"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy",
-     (b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-      b"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")),
-]  # fmt: skip
-_NAMES = {name for name, _ in HEADERS}
-
-
-class PrivateHeaders:
-    """Adds `HEADERS` to every response of the wrapped app (pages, redirects, files)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _NAMES]
-                message = {**message, "headers": kept + HEADERS}
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
 
 
 def console_mount(runtime: Runtime, keys: SessionKeys | None = None) -> Mount:
@@ -70,7 +44,7 @@ def console_mount(runtime: Runtime, keys: SessionKeys | None = None) -> Mount:
             Route("/clock", post(pages.advance_clock), methods=["POST"]),
             Route("/reset", post(pages.reset), methods=["POST"]),
             Route("/requests/clear", post(pages.clear_requests), methods=["POST"]),
-            Mount("/static", app=StaticFiles(directory=Path(__file__).with_name("static"))),
+            Mount("/static", app=static_files(Path(__file__).with_name("static"))),
         ]
     )
     return Mount(PREFIX, app=PrivateHeaders(router))

@@ -25,7 +25,6 @@ from billing_toolkit.simulator.console import i18n
 from billing_toolkit.simulator.console.forms import FormRefused, read_form, rule_from_form, scalar
 from billing_toolkit.simulator.console.session import (
     COOKIE,
-    MAX_AGE,
     Session,
     SessionKeys,
     anonymous,
@@ -83,11 +82,9 @@ class ConsolePages:
 
     def _finish(self, visit: Visit, response: Response, session: Session | None = None) -> Response:
         if visit.fresh or session is not None:
-            response.set_cookie(
-                COOKIE, self.keys.dump(session or visit.session), max_age=MAX_AGE,
-                path=PREFIX, httponly=True, samesite="strict",
-                secure=visit.request.url.scheme == "https",
-            )  # fmt: skip
+            self.keys.cookie.set(
+                response, visit.request, self.keys.dump(session or visit.session), path=PREFIX
+            )
         return response
 
     def _render(self, visit: Visit, template: str, status: int = 200, **values: Any) -> Response:

@@ -1,10 +1,11 @@
 """The QA console's session: a signed cookie, and the CSRF token of every form.
 
-Signing in exchanges the admin token for a cookie signed with a key of this process
-(itsdangerous, timestamped, so it expires after `MAX_AGE`). The cookie never holds the admin
-token, only an HMAC fingerprint of it: a restart with another token signs everybody out.
-Every visitor, signed in or not, has a random `sid`; each form's CSRF token is an HMAC of
-it, checked on every POST — the sign-in form too. `sid` is renewed at sign-in (no fixation).
+Signing in exchanges the admin token for a cookie signed with a key of this process (the
+shared `billing_toolkit.webconsole.session` machinery, expiring after `MAX_AGE`). The cookie
+never holds the admin token, only an HMAC fingerprint of it: a restart with another token
+signs everybody out. Every visitor, signed in or not, has a random `sid`; each form's CSRF
+token is an HMAC of it, checked on every POST — the sign-in form too. `sid` is renewed at
+sign-in (no fixation).
 
 Bias: signed out. A cookie that is unsigned, expired, from another process or made for
 another admin token is no session at all.
@@ -12,12 +13,11 @@ another admin token is no session at all.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from billing_toolkit.webconsole.session import SignedCookie, new_sid
 
 COOKIE = "sim_console"
 MAX_AGE = 12 * 3600
@@ -35,36 +35,29 @@ class SessionKeys:
     """Signs and reads the cookie and the CSRF tokens; knows the one admin token."""
 
     def __init__(self, admin_token: str, key: bytes | None = None) -> None:
-        self._key = key or secrets.token_bytes(32)
+        self.cookie = SignedCookie(key or secrets.token_bytes(32), salt="billing-sim-console",
+                                   cookie=COOKIE, max_age=MAX_AGE)
         self._admin = admin_token.encode()
-        self._fingerprint = self._mac(b"admin:" + self._admin)
-        self._serializer = URLSafeTimedSerializer(self._key, salt="billing-sim-console")
-
-    def _mac(self, data: bytes) -> str:
-        return hmac.new(self._key, data, hashlib.sha256).hexdigest()
+        self._fingerprint = self.cookie.mac(b"admin:" + self._admin)
 
     def token_ok(self, token: str) -> bool:
         return hmac.compare_digest(token.encode(), self._admin)
 
     def csrf_token(self, session: Session) -> str:
-        return self._mac(b"csrf:" + session.sid.encode())
+        return self.cookie.csrf_token(session.sid)
 
     def csrf_ok(self, session: Session, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(
-            self.csrf_token(session).encode(), token.encode()
-        )
+        return self.cookie.csrf_ok(session.sid, token)
 
     def dump(self, session: Session) -> str:
         fingerprint = self._fingerprint if session.signed_in else ""
-        return str(self._serializer.dumps([session.sid, session.language, fingerprint]))
+        return self.cookie.dump([session.sid, session.language, fingerprint])
 
     def load(self, cookie: str | None) -> Session | None:
-        if not cookie:
+        fields = self.cookie.load(cookie, 3)
+        if fields is None:
             return None
-        try:
-            sid, language, fingerprint = self._serializer.loads(cookie, max_age=MAX_AGE)
-        except (BadSignature, ValueError, TypeError):
-            return None
+        sid, language, fingerprint = fields
         signed_in = bool(fingerprint) and hmac.compare_digest(
             str(fingerprint).encode(), self._fingerprint.encode()
         )
@@ -72,4 +65,4 @@ class SessionKeys:
 
 
 def anonymous(language: str) -> Session:
-    return Session(sid=secrets.token_urlsafe(18), language=language)
+    return Session(sid=new_sid(), language=language)

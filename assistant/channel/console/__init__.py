@@ -7,7 +7,8 @@ package — no build step, no CDN. Sign-in exchanges the tenant's agent token fo
 HttpOnly, SameSite=Strict session cookie (`session.py`); every form carries a CSRF token.
 Every answer says `Cache-Control: no-store` (the pages show subscribers' phones and
 messages), `Referrer-Policy: no-referrer` (their URLs hold phones) and a Content Security
-Policy that allows only this console's own files.
+Policy that allows only this console's own files (`billing_toolkit.webconsole`, shared with
+the QA console, as are the session machinery and the polling script).
 """
 
 from __future__ import annotations
@@ -15,47 +16,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.routing import Mount, Route, Router
-from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.assistant.channel.console import pages
 from billing_toolkit.assistant.channel.console.pages import PREFIX, ConsolePages
 from billing_toolkit.assistant.channel.console.session import SessionKeys
+from billing_toolkit.webconsole.headers import PrivateHeaders
+from billing_toolkit.webconsole.static import static_files
 
 __all__ = ["PREFIX", "mount"]
-
-HEADERS = [
-    (b"cache-control", b"no-store"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy",
-     (b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-      b"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")),
-]
-
-
-class PrivateHeaders:
-    """Adds `HEADERS` to every response of the wrapped app (pages, redirects, files)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                names = {name for name, _ in HEADERS}
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
-                message = {**message, "headers": kept + HEADERS}
-            await send(message)
-        await self.app(scope, receive, with_headers)
 
 
 def mount(keys: SessionKeys | None = None) -> Mount:
     """The inbox under `PREFIX`; sessions signed with `keys` (default: from the
     environment, `$ASSISTANT_CONSOLE_SECRET`, else a key of this process)."""
     console = ConsolePages(keys or SessionKeys.from_environment())
-    static = StaticFiles(directory=Path(__file__).with_name("static"))
+    static = static_files(Path(__file__).with_name("static"))
     conversation = "/conversations/{phone}"
     router = Router(routes=[
         Route("/", console.home, methods=["GET"]),

@@ -29,7 +29,6 @@ from billing_toolkit.assistant.channel.config import TenantChannel
 from billing_toolkit.assistant.channel.console import i18n
 from billing_toolkit.assistant.channel.console.session import (
     COOKIE,
-    MAX_AGE,
     Session,
     SessionKeys,
     anonymous,
@@ -93,9 +92,8 @@ def _visit(request: Request, keys: SessionKeys) -> Visit:
 def _keep(response: Response, visit: Visit, session: Session | None = None) -> Response:
     """The response, setting the session cookie when it is new or changed."""
     if visit.new or session is not None:
-        response.set_cookie(COOKIE, visit.keys.dump(session or visit.session), max_age=MAX_AGE,
-                            path=PREFIX, httponly=True, samesite="strict",
-                            secure=visit.request.url.scheme == "https")
+        visit.keys.cookie.set(response, visit.request, visit.keys.dump(session or visit.session),
+                              path=PREFIX)
     return response
 
 
@@ -190,7 +188,7 @@ class ConsolePages:
 
     async def signout(self, visit: Visit, form: dict[str, str]) -> Response:
         response = _see_other(f"{PREFIX}/signin")
-        response.delete_cookie(COOKIE, path=PREFIX, httponly=True, samesite="strict")
+        self.keys.cookie.clear(response, path=PREFIX)
         return response
 
     async def language(self, visit: Visit, form: dict[str, str]) -> Response:

@@ -1,11 +1,11 @@
 """The inbox's session: a signed cookie naming the tenant and the agent, and its CSRF token.
 
 Signing in exchanges the tenant's agent token for a cookie signed with the console's key
-(itsdangerous, timestamped, so it expires after `MAX_AGE`). The cookie never holds the agent
-token: it holds a fingerprint of it, so rotating a tenant's agent token signs out all its
-agents. Every visitor, signed in or not, has a random `sid`; the CSRF token of every form is
-an HMAC of it, checked on each POST (the sign-in form included, so nobody can sign a victim
-into the attacker's tenant). `sid` is renewed at sign-in.
+(the shared `billing_toolkit.webconsole.session` machinery, expiring after `MAX_AGE`). The
+cookie never holds the agent token: it holds a fingerprint of it, so rotating a tenant's agent
+token signs out all its agents. Every visitor, signed in or not, has a random `sid`; the CSRF
+token of every form is an HMAC of it, checked on each POST (the sign-in form included, so
+nobody can sign a victim into the attacker's tenant). `sid` is renewed at sign-in.
 
 Bias: signed out. A cookie that is unsigned, expired, from another key, or whose tenant or
 token changed is no session at all.
@@ -13,15 +13,13 @@ token changed is no session at all.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import secrets
 from dataclasses import dataclass, replace
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
-
 from billing_toolkit.assistant.channel.config import ChannelConfig, TenantChannel
+from billing_toolkit.webconsole.session import SignedCookie, new_sid
 
 COOKIE = "console_session"
 MAX_AGE = 12 * 3600
@@ -42,8 +40,8 @@ class SessionKeys:
     """Signs and reads session cookies and CSRF tokens with one key."""
 
     def __init__(self, key: bytes) -> None:
-        self._key = key
-        self._serializer = URLSafeTimedSerializer(key, salt="billing-assistant-console")
+        self.cookie = SignedCookie(key, salt="billing-assistant-console", cookie=COOKIE,
+                                   max_age=MAX_AGE)
 
     @classmethod
     def from_environment(cls) -> SessionKeys:
@@ -53,29 +51,24 @@ class SessionKeys:
         return cls(configured.encode() if configured else secrets.token_bytes(32))
 
     def fingerprint(self, tenant: TenantChannel) -> str:
-        return hmac.new(self._key, b"agent-token:" + tenant.agent_token.value.encode(),
-                        hashlib.sha256).hexdigest()[:32]
+        return self.cookie.mac(b"agent-token:" + tenant.agent_token.value.encode())[:32]
 
     def csrf_token(self, session: Session) -> str:
-        return hmac.new(self._key, b"csrf:" + session.sid.encode(), hashlib.sha256).hexdigest()
+        return self.cookie.csrf_token(session.sid)
 
     def csrf_ok(self, session: Session, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(self.csrf_token(session).encode(),
-                                                         token.encode())
+        return self.cookie.csrf_ok(session.sid, token)
 
     def dump(self, session: Session) -> str:
-        return self._serializer.dumps([session.sid, session.language, session.tenant,
-                                       session.agent, session.fingerprint])
+        return self.cookie.dump([session.sid, session.language, session.tenant,
+                                 session.agent, session.fingerprint])
 
     def load(self, cookie: str | None) -> Session | None:
-        if not cookie:
+        fields = self.cookie.load(cookie, 5)
+        if fields is None:
             return None
-        try:
-            sid, language, tenant, agent, fingerprint = self._serializer.loads(
-                cookie, max_age=MAX_AGE)
-        except (BadSignature, ValueError, TypeError):
-            return None
-        return Session(str(sid), str(language), tenant, agent, fingerprint)
+        sid, language, tenant, agent, fingerprint = fields
+        return Session(str(sid), str(language), _text(tenant), _text(agent), _text(fingerprint))
 
     def signed_in(self, session: Session | None, config: ChannelConfig) -> TenantChannel | None:
         """The tenant of a signed-in session whose agent token is still the one it signed
@@ -89,8 +82,12 @@ class SessionKeys:
         return tenant
 
 
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
 def anonymous(language: str) -> Session:
-    return Session(sid=secrets.token_urlsafe(18), language=language)
+    return Session(sid=new_sid(), language=language)
 
 
 def signed_in_as(session: Session, tenant: TenantChannel, agent: str,

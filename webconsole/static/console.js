@@ -1,7 +1,8 @@
-// Keeps the parts of the page marked data-live up to date without reloading it: every
-// data-poll-ms milliseconds the page is fetched again (same URL, same session cookie) and
-// each data-live element whose content changed is replaced. A region the agent is working in
-// (focus inside it) is left alone until they leave it. No framework, no build step.
+// Keeps the parts of a console page marked data-live up to date without reloading it: every
+// data-poll-ms milliseconds the page (data-poll-url, else the current URL) is fetched again
+// with the same session cookie, and each data-live element whose content changed is replaced.
+// A region the user is working in (focus inside it) is left alone until they leave it.
+// Shared by both consoles (billing_toolkit.webconsole). No framework, no build step.
 (function () {
   "use strict";
   var body = document.body;
@@ -9,6 +10,7 @@
   if (!document.querySelector("[data-live]") || !(every > 0)) {
     return;
   }
+  var url = body.getAttribute("data-poll-url") || window.location.href;
   var busy = false;
 
   function refresh() {
@@ -16,8 +18,8 @@
       return;
     }
     busy = true;
-    fetch(window.location.href, { credentials: "same-origin", redirect: "manual",
-                                  headers: { "Accept": "text/html" } })
+    fetch(url, { credentials: "same-origin", redirect: "manual",
+                 headers: { "Accept": "text/html" } })
       .then(function (response) {
         if (!response.ok) {
           throw new Error("status " + response.status);
