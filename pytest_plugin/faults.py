@@ -79,10 +79,24 @@ class Faults:
         (one line ending in `.yaml`/`.yml`, or an existing file) or YAML text."""
         from billing_toolkit.simulator.faults.scenario import read_scenario
 
-        parsed = read_scenario(scenario, self._control.operations)
-        self._allow(rule.kind for rule in parsed.rules)
-        self._allow(step.kind for rule in parsed.rules for step in rule.steps)
+        parsed = read_scenario(scenario, self._control.operations, self._control.statuses)
+        rules = parsed.every_rule()
+        self._allow(rule.kind for rule in rules)
+        self._allow(step.kind for rule in rules for step in rule.steps)
         return self._control.load_scenario(parsed, replace)
+
+    def state(self, scenario: str) -> str:
+        """The current state of a loaded scenario with `states` (`KeyError`: none by this name)."""
+        return self._control.state(scenario)
+
+    def set_state(self, scenario: str, state: str) -> dict[str, Any]:
+        """Put a scenario in a state, its rules and counts started afresh; raises
+        `UnknownState` naming the states it has."""
+        return self._control.set_state(scenario, state)
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        """Each loaded scenario with states: its state and what its transitions have seen."""
+        return self._control.scenarios()
 
     def rules(self) -> list[dict[str, Any]]:
         """The active rules with how often each has fired."""

@@ -13,7 +13,7 @@ Public seams (stable; other packages and the pytest plugin build on them):
   tests need to know about it (tenants, API keys, sample customers, invoice numbers,
   near-duplicate pairs, another tenant's invoice). `billing-sim info --seed N` prints it.
 - `SimulatorControl` (`control_of(app)`) — in-process admin: `faults.add/clear/remove/list/
-  events(kind)/load_scenario(replace=)/unload_scenario`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
+  events(kind)/load_scenario(replace=)/unload_scenario/scenarios/state/set_state`, `clock.now/advance/set`, `reset`, `snapshot`, `restore`, `info`.
 - `billing_toolkit.pytest_plugin` — the pytest plugin (`billing_sim` in-process, `billing_sim_server` on
   loopback) and `open_billing_sim` for other runners; see `pytest_plugin/README.md`.
 - Socket faults (timeout, connection reset/drop, truncated body) act on the TCP connection

@@ -19,7 +19,7 @@ from billing_toolkit.contract import OPENAPI_PATH
 from billing_toolkit.contract.cli import EXIT_USAGE, OneLineParser, bounded_int, port
 from billing_toolkit.contract.operations import load_contract
 from billing_toolkit.simulator.config import DEFAULT_MAX_BODY_BYTES
-from billing_toolkit.simulator.faults.registry import operations_with_404
+from billing_toolkit.simulator.faults.registry import operation_statuses, operations_with_404
 from billing_toolkit.simulator.faults.scenario import ScenarioError, load_scenario
 from billing_toolkit.simulator.journal import DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE
 from billing_toolkit.simulator.state.dataset import (
@@ -135,8 +135,13 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    scenario = load_scenario(args.file, operations_with_404(load_contract(OPENAPI_PATH).operations))
-    print(f"{args.file}: ok ({len(scenario.rules)} rule{'s' if len(scenario.rules) != 1 else ''})")
+    operations = load_contract(OPENAPI_PATH).operations
+    scenario = load_scenario(
+        args.file, operations_with_404(operations), operation_statuses(operations)
+    )
+    count = len(scenario.every_rule())
+    states = f", {len(scenario.machine.states)} states" if scenario.machine else ""
+    print(f"{args.file}: ok ({count} rule{'s' if count != 1 else ''}{states})")
     return 0
 
 

@@ -37,10 +37,17 @@ class ScenarioConflict(ValueError):
 
 
 class FaultControl:
-    def __init__(self, registry: FaultRegistry, operations: Mapping[str, bool]) -> None:
+    def __init__(
+        self,
+        registry: FaultRegistry,
+        operations: Mapping[str, bool],
+        statuses: Mapping[str, frozenset[int]] | None = None,
+    ) -> None:
         self._registry = registry
         self.operations = operations
         """operationId → documents a 404 (what `not_found` needs)."""
+        self.statuses = statuses
+        """operationId → its documented statuses (what a scenario transition may name)."""
 
     def add(self, kind: str, operation: str | None = None, **fields: Any) -> FaultRule:
         """Add one rule: `add("http_503", operation="getBalance", times=3, retry_after_s=2)`."""
@@ -66,7 +73,7 @@ class FaultControl:
 
         A scenario with a name is loaded once: loading that name again is refused unless
         `replace` (its old rules are dropped and the new ones added in one step)."""
-        parsed = read_scenario(scenario, self.operations)
+        parsed = read_scenario(scenario, self.operations, self.statuses)
         name = parsed.name or None
         if replace and name is None:
             raise ScenarioConflict("replace needs a scenario with a `name`")
@@ -74,7 +81,23 @@ class FaultControl:
             raise ScenarioConflict(
                 f"scenario {name!r} is already loaded; replace it or unload it first"
             )
-        return self._registry.add_all(list(parsed.rules), "scenario", name, replace)
+        return self._registry.add_all(list(parsed.rules), "scenario", name, replace, parsed.machine)
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        """Each loaded scenario with states: its state and what its transitions have seen."""
+        return self._registry.machines()
+
+    def state(self, name: str) -> str:
+        """The current state of a loaded scenario (`KeyError` when none has this name)."""
+        states = {str(m["name"]): str(m["state"]) for m in self.scenarios()}
+        if name not in states:
+            raise KeyError(f"no loaded scenario with states is named {name!r}")
+        return states[name]
+
+    def set_state(self, name: str, state: str) -> dict[str, Any]:
+        """Put a scenario in a state, its rules started afresh (`KeyError`: no such
+        scenario; `UnknownState`: no such state)."""
+        return self._registry.set_state(name, state)
 
     def unload_scenario(self, name: str) -> int:
         """Remove the rules of the scenario with this name; how many there were."""
@@ -198,9 +221,10 @@ class SimulatorControl:
         journal: RequestJournal | None = None,
         *,
         limiter: RateLimiter,
+        statuses: Mapping[str, frozenset[int]] | None = None,
     ) -> None:
         self.store = store
-        self.faults = FaultControl(registry, operations)
+        self.faults = FaultControl(registry, operations, statuses)
         self.clock = ClockControl(store)
         self.rate_limits = RateLimitControl(limiter, operations)
         self.requests = JournalControl(journal or RequestJournal(0))

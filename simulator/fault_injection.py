@@ -25,6 +25,7 @@ from billing_toolkit.simulator.config import ADMIN_PREFIX
 from billing_toolkit.simulator.endpoint import bearer_token, checked, render, send_rendered
 from billing_toolkit.simulator.faults import socket as sockets
 from billing_toolkit.simulator.faults.kinds import KINDS
+from billing_toolkit.simulator.faults.registry import FaultRegistry
 from billing_toolkit.simulator.faults.rules import (
     FaultRule,
     FaultRuleError,
@@ -65,6 +66,17 @@ def _names_fault(headers: list[tuple[bytes, bytes]]) -> bool:
     return False
 
 
+def _observing(send: Send, registry: FaultRegistry, operation_id: str) -> Send:
+    """`send`, telling the state machines the request's final status as it starts out."""
+
+    async def observed(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            registry.observe(operation_id, message["status"])
+        await send(message)
+
+    return observed
+
+
 def _with_length(start: Message, length: int) -> Message:
     headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
     return {**start, "headers": [*headers, (b"content-length", str(length).encode())]}
@@ -87,6 +99,8 @@ class FaultMiddleware:
             await self.app(scope, receive, send)
             return
         operation, path_params = found
+        if self.runtime.faults.watching:
+            send = _observing(send, self.runtime.faults, operation.operation_id)
         headers = Headers(scope=scope)
         state = scope.setdefault("state", {})
         token = bearer_token(headers)

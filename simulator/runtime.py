@@ -14,7 +14,11 @@ from billing_toolkit.simulator.config import SimulatorConfig
 from billing_toolkit.simulator.control import SimulatorControl
 from billing_toolkit.simulator.faults.events import EventLog
 from billing_toolkit.simulator.faults.holds import FaultHolds
-from billing_toolkit.simulator.faults.registry import FaultRegistry, operations_with_404
+from billing_toolkit.simulator.faults.registry import (
+    FaultRegistry,
+    operation_statuses,
+    operations_with_404,
+)
 from billing_toolkit.simulator.faults.scenario import load_scenario
 from billing_toolkit.simulator.journal import RequestJournal
 from billing_toolkit.simulator.pagination import Cursors
@@ -80,6 +84,7 @@ def build_runtime(config: SimulatorConfig) -> Runtime:
     billing = load_contract(OPENAPI_PATH)
     admin = load_contract(ADMIN_OPENAPI_PATH)
     operations = operations_with_404(billing.operations)
+    statuses = operation_statuses(billing.operations)
     registry = FaultRegistry(
         config.clock, EventLog(), config.seed if config.fault_seed is None else config.fault_seed
     )
@@ -88,11 +93,16 @@ def build_runtime(config: SimulatorConfig) -> Runtime:
         config.clock, [parse_policy(text, billing.operations) for text in config.rate_limits]
     )
     control = SimulatorControl(
-        store, registry, operations, RequestJournal(config.journal_size), limiter=limiter
+        store,
+        registry,
+        operations,
+        RequestJournal(config.journal_size),
+        limiter=limiter,
+        statuses=statuses,
     )
     if config.scenario is not None:
         scenario = (
-            load_scenario(config.scenario, operations)
+            load_scenario(config.scenario, operations, statuses)
             if isinstance(config.scenario, Path)
             else config.scenario
         )

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from billing_toolkit.simulator.control import FaultControl, JournalControl, ScenarioConflict
+from billing_toolkit.simulator.faults.registry import UnknownState
 from billing_toolkit.simulator.faults.rules import FaultRuleError
 from billing_toolkit.simulator.faults.scenario import ScenarioError, parse_scenario_text
 from billing_toolkit.simulator.handlers.context import OperationContext
@@ -152,7 +153,7 @@ def load_scenario_text(
     the rules added, or every problem as a FieldError and nothing added (the API and the
     QA console answer with the same list)."""
     try:
-        scenario = parse_scenario_text(text, faults.operations, "body")
+        scenario = parse_scenario_text(text, faults.operations, "body", faults.statuses)
         return {rule.id for rule in faults.load_scenario(scenario, replace)}, []
     except ScenarioError as error:
         return set(), [FieldError("body", problem) for problem in error.problems]
@@ -175,6 +176,21 @@ def unload_scenario(ctx: OperationContext) -> Reply:
     if not ctx.runtime.control.faults.unload_scenario(ctx.path("name")):
         return problem(404, "not_found", "No loaded scenario has this name.")
     return Reply(204, None)
+
+
+def list_scenarios(ctx: OperationContext) -> Reply:
+    return Reply(200, {"data": ctx.runtime.control.faults.scenarios()})
+
+
+def set_scenario_state(ctx: OperationContext) -> Reply:
+    try:
+        return Reply(
+            200, ctx.runtime.control.faults.set_state(ctx.path("name"), _body(ctx)["state"])
+        )
+    except KeyError:
+        return problem(404, "not_found", "No loaded scenario with states has this name.")
+    except UnknownState as error:
+        return invalid([FieldError("body.state", str(error))])
 
 
 def list_fault_events(ctx: OperationContext) -> Reply:
@@ -268,6 +284,8 @@ ADMIN_HANDLERS: dict[str, Callable[[OperationContext], Reply]] = {
     "deleteFault": delete_fault,
     "loadScenario": load_scenario,
     "unloadScenario": unload_scenario,
+    "listScenarios": list_scenarios,
+    "setScenarioState": set_scenario_state,
     "listFaultEvents": list_fault_events,
     "clearFaultEvents": clear_fault_events,
     "listRequests": list_requests,

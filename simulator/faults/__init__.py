@@ -1,5 +1,5 @@
-"""The fault vocabulary: kinds, rules, the registry that decides per request, scenario files,
-the fault clock and the event log.
+"""The fault vocabulary: kinds, rules, the registry that decides per request, scenario files
+and their named states, the fault clock and the event log.
 
 The admin API, the CLI's `validate` and the pytest plugin speak it without serving HTTP, so
 none of these modules imports the ASGI layer (Starlette, `endpoint`, `runtime`, `app`,

@@ -6,6 +6,10 @@ has its own RNG seeded from the fault seed and its id, so the same sequence of r
 gives the same faults (reproducible flakiness), and rules do not disturb each other's
 draws. Time windows are measured on the injectable fault clock from when the rule was
 added.
+
+A scenario with named states adds the rules of every state at load, each in force only
+while its scenario is in that state; `observe` feeds completed requests to the state
+machines, and entering a state starts its rules afresh (counts, sequences, draws).
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ from billing_toolkit.simulator.faults.events import EventLog
 from billing_toolkit.simulator.faults.kinds import KINDS
 from billing_toolkit.simulator.faults.rules import FaultRule, RequestFacts
 from billing_toolkit.simulator.faults.sequence import PASS, SequenceCursor
+from billing_toolkit.simulator.faults.states import StateCursor, StateMachine
+
+
+class UnknownState(ValueError):
+    """A state asked for that the scenario does not define."""
 
 
 @dataclass(slots=True)
@@ -35,6 +44,8 @@ class _Active:
     """The name of the scenario the rule came from (what `unload` and `replace` act on)."""
     sequence: SequenceCursor | None = None
     """Where a sequence rule stands (None: not a sequence)."""
+    state: str | None = None
+    """The scenario state the rule is in force in (None: always)."""
 
 
 @dataclass(slots=True)
@@ -61,12 +72,27 @@ class FaultRegistry:
         self._rules: list[_Active] = []
         self._lock = threading.Lock()
         self._next_id = 0
+        self._machines: dict[str, StateCursor] = {}
         self.started_at = clock.monotonic()
 
     @property
     def active(self) -> bool:
-        """Any rule at all (the hot path skips fault matching when there is none)."""
-        return bool(self._rules)
+        """Any rule or state machine at all (the hot path skips fault matching when none)."""
+        return bool(self._rules or self._machines)
+
+    @property
+    def watching(self) -> bool:
+        """Whether a state machine wants completed requests fed to `observe`."""
+        return bool(self._machines)
+
+    def _arm(self, active: _Active, now: float) -> None:
+        """Start a rule afresh: its window, count, sequence and draws."""
+        rule = active.rule
+        active.added_at, active.fired = now, 0
+        active.rng = random.Random(f"{self._seed}:{rule.id}")
+        active.sequence = (
+            SequenceCursor(rule.steps, rule.repeat, now + rule.after_s) if rule.steps else None
+        )
 
     def add(self, rule: FaultRule, source: str = "rule") -> FaultRule:
         return self.add_all([rule], source)[0]
@@ -77,41 +103,47 @@ class FaultRegistry:
         source: str = "rule",
         scenario: str | None = None,
         replace: bool = False,
+        machine: StateMachine | None = None,
     ) -> list[FaultRule]:
-        """Add every rule or none (an id already taken refuses them all). `replace` first
-        drops the rules of the scenario with this name, in the same step."""
+        """Add every rule or none (an id already taken refuses them all), and the rules of
+        every state of `machine` (the scenario named `scenario`). `replace` first drops the
+        rules and machine of the scenario with this name, in the same step."""
+        staged = [(rule, None) for rule in rules]
+        if machine is not None:
+            staged += [(r, name) for name, state in machine.states.items() for r in state.rules]
         with self._lock:
             kept = [a for a in self._rules if not (replace and a.scenario == scenario)]
             taken = {active.rule.id for active in kept}
-            wanted = [rule.id for rule in rules if rule.id]
+            wanted = [rule.id for rule, _ in staged if rule.id]
             clash = next((i for i in wanted if i in taken or wanted.count(i) > 1), None)
             if clash is not None:
                 raise ValueError(f"a fault with id {clash!r} already exists")
             now = self._clock.monotonic()
-            for rule in rules:
+            for rule, state in staged:
                 self._next_id += 1
                 rule.id = rule.id or f"fault-{self._next_id}"
-                rng = random.Random(f"{self._seed}:{rule.id}")
-                cursor = (
-                    SequenceCursor(rule.steps, rule.repeat, now + rule.after_s)
-                    if rule.steps
-                    else None
-                )
-                kept.append(_Active(rule, source, now, rng, scenario=scenario, sequence=cursor))
+                active = _Active(rule, source, now, random.Random(), scenario=scenario, state=state)
+                self._arm(active, now)
+                kept.append(active)
             self._rules = kept
-            return rules
+            if replace and scenario is not None:
+                self._machines.pop(scenario, None)
+            if machine is not None and scenario is not None:
+                self._machines[scenario] = StateCursor(machine)
+            return [rule for rule, _ in staged]
 
     def scenario_loaded(self, name: str) -> bool:
         with self._lock:
-            return any(active.scenario == name for active in self._rules)
+            return name in self._machines or any(a.scenario == name for a in self._rules)
 
     def unload(self, name: str) -> int:
-        """Remove the rules of the scenario with this name; how many were removed."""
+        """Remove the rules and states of the scenario with this name; how many rules and
+        state machines were removed."""
         with self._lock:
             kept = [active for active in self._rules if active.scenario != name]
             removed = len(self._rules) - len(kept)
             self._rules = kept
-            return removed
+            return removed + (self._machines.pop(name, None) is not None)
 
     def remove(self, rule_id: str) -> bool:
         with self._lock:
@@ -123,6 +155,40 @@ class FaultRegistry:
     def clear(self) -> None:
         with self._lock:
             self._rules = []
+            self._machines = {}
+
+    def observe(self, operation_id: str, status: int) -> None:
+        """A request completed: move every state machine it is an event for."""
+        with self._lock:
+            for name, cursor in self._machines.items():
+                if cursor.observe(operation_id, status):
+                    self._entered(name, cursor.current)
+
+    def set_state(self, name: str, state: str) -> dict[str, object]:
+        """Put a scenario in a state (for tests); `KeyError` when no such scenario is loaded,
+        `UnknownState` when it has no such state."""
+        with self._lock:
+            cursor = self._machines[name]
+            if state not in cursor.machine.states:
+                known = ", ".join(sorted(cursor.machine.states))
+                raise UnknownState(f"scenario {name!r} has no state {state!r} (states: {known})")
+            cursor.enter(state)
+            self._entered(name, state)
+            return {"name": name, **cursor.to_dict()}
+
+    def _entered(self, name: str, state: str) -> None:
+        now = self._clock.monotonic()
+        for active in self._rules:
+            if active.scenario == name and active.state == state:
+                self._arm(active, now)
+
+    def machines(self) -> list[dict[str, object]]:
+        """Each loaded scenario with states: its current state and what its transitions saw."""
+        with self._lock:
+            return [{"name": name, **cursor.to_dict()} for name, cursor in self._machines.items()]
+
+    def _in_force(self, active: _Active) -> bool:
+        return active.state is None or self._machines[active.scenario or ""].current == active.state
 
     def rules(self) -> list[dict[str, object]]:
         with self._lock:
@@ -133,6 +199,7 @@ class FaultRegistry:
                     "fired": a.fired,
                     **({"scenario": a.scenario} if a.scenario else {}),
                     **({"position": a.sequence.position()} if a.sequence else {}),
+                    **({"state": a.state, "in_force": self._in_force(a)} if a.state else {}),
                 }
                 for a in self._rules
             ]
@@ -151,7 +218,11 @@ class FaultRegistry:
                 )
             for active in candidates:
                 rule = active.rule
-                if not rule.matches(facts) or not rule.in_window(now - active.added_at):
+                if (
+                    not self._in_force(active)
+                    or not rule.matches(facts)
+                    or not rule.in_window(now - active.added_at)
+                ):
                     continue
                 if rule.times is not None and active.fired >= rule.times:
                     continue
@@ -189,3 +260,8 @@ class FaultRegistry:
 def operations_with_404(operations: Mapping[str, Operation]) -> dict[str, bool]:
     """operationId → documents a 404, from the contract's operations."""
     return {key: 404 in op.responses for key, op in operations.items()}
+
+
+def operation_statuses(operations: Mapping[str, Operation]) -> dict[str, frozenset[int]]:
+    """operationId → the statuses it documents (what a scenario transition may name)."""
+    return {key: frozenset(op.responses) for key, op in operations.items()}

@@ -10,6 +10,9 @@ rules:
     duration_s: 30
 ```
 
+A scenario may instead (or also) define named states whose rules are in force only while
+the scenario is in that state, with transitions on completed requests (see `states.py`).
+
 A file is checked whole before any rule is used: every problem is reported, each with its
 line (`x.yaml: line 7: rules[1].kind: ...`), and a key given twice in one mapping is one of
 them (YAML would silently keep the last). Bias: a scenario that is not exactly what it says
@@ -27,8 +30,11 @@ from typing import Any
 import yaml
 
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
+from billing_toolkit.simulator.faults.states import StateMachine, parse_states
 
-TOP_LEVEL = ("name", "description", "rules")
+TOP_LEVEL = ("name", "description", "rules", "initial", "states")
+Statuses = Mapping[str, frozenset[int]]
+"""operationId → the statuses the contract documents for it (what a transition may name)."""
 SCENARIO_SUFFIXES = (".yaml", ".yml")
 
 
@@ -46,6 +52,16 @@ class Scenario:
     name: str
     description: str
     rules: tuple[FaultRule, ...]
+    machine: StateMachine | None = None
+    """The named states, when the scenario has `states`."""
+
+    def every_rule(self) -> tuple[FaultRule, ...]:
+        """The top-level rules and those of every state."""
+        states = self.machine.states.values() if self.machine else ()
+        return (*self.rules, *(rule for state in states for rule in state.rules))
+
+
+_BOOL, _STR = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str"
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -61,6 +77,8 @@ class _LineLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
+            if key_node.tag == _BOOL and key_node.value.lower() not in ("true", "false"):
+                key_node.tag = _STR  # YAML 1.1 reads a key `on:` (the transitions) as True
             key = self.construct_object(key_node, deep=True)
             if key in seen:
                 self.duplicates.append(
@@ -99,74 +117,88 @@ def _load_yaml(text: str) -> tuple[Any, _LineLoader]:
             loader.dispose()
 
 
-def _rule_problems(problem: str, rule: Any, loader: _LineLoader) -> str:
-    """`rules[2].kind: ...` with the line of that key (or of the rule) in front."""
-    line = loader.lines.get(id(rule))
-    field = problem.split(":", 1)[0].split(".", 1)
-    if len(field) == 2:
-        line = loader.key_lines.get((id(rule), field[1]), line)
-        step = _STEP.match(field[1])
-        steps = rule.get("steps") if isinstance(rule, Mapping) else None
-        if step is not None and isinstance(steps, list) and int(step["index"]) < len(steps):
-            # `steps[1].kind`: the line of that key in that step (or of the step)
-            node = steps[int(step["index"])]
-            line = loader.lines.get(id(node), line)
-            line = loader.key_lines.get((id(node), step["key"] or ""), line)
+_PART = re.compile(r"([^.\[\]]+)|\[([0-9]+)\]")
+
+
+def _with_line(problem: str, data: Any, loader: _LineLoader) -> str:
+    """`states.a.on[0].to: ...` with the line of the deepest key (or item) it names in front."""
+    node, line = data, loader.lines.get(id(data))
+    for key, index in _PART.findall(problem.split(":", 1)[0]):
+        if isinstance(node, Mapping) and key and key in node:
+            line = loader.key_lines.get((id(node), key), line)
+            node = node[key]
+        elif isinstance(node, list) and index and int(index) < len(node):
+            node = node[int(index)]
+        else:
+            break
+        line = loader.lines.get(id(node), line) if not isinstance(node, (str, int)) else line
     return f"line {line}: {problem}" if line is not None else problem
 
 
-_STEP = re.compile(r"steps\[(?P<index>[0-9]+)\](?:\.(?P<key>\w+))?")
-
-
-def _parse(data: Any, operations: Mapping[str, bool], loader: _LineLoader | None) -> Scenario:
-    """The scenario, or `FaultRuleError` listing every problem (with lines when known)."""
+def _parse(data: Any, operations: Mapping[str, bool], statuses: Statuses | None,
+           loader: _LineLoader | None) -> Scenario:  # fmt: skip
+    """The scenario, or `FaultRuleError` listing every problem (with lines when known).
+    Without `statuses` any status 100-599 is taken as documented."""
     if not isinstance(data, Mapping):
         raise FaultRuleError("the scenario must be a mapping with a `rules` list")
     problems = list(loader.duplicates) if loader else []
     unknown = sorted(map(str, set(data) - set(TOP_LEVEL)))
     problems.extend(f"{name}: unknown field (expected {', '.join(TOP_LEVEL)})" for name in unknown)
-    rules = data.get("rules")
+    rules = data.get("rules", [] if "states" in data else None)
     parsed: list[FaultRule] = []
-    if not isinstance(rules, list) or not rules:
-        problems.append("rules: must be a non-empty list of fault rules")
+    found: list[str] = []
+    if not isinstance(rules, list) or not (rules or "states" in data):
+        found.append("rules: must be a non-empty list of fault rules")
         rules = []
     for index, rule in enumerate(rules):
         try:
             parsed.append(parse_rule(rule, f"rules[{index}]", operations))
         except FaultRuleError as error:
-            problems.extend(
-                _rule_problems(found, rule, loader) if loader else found for found in error.problems
-            )
+            found.extend(error.problems)
+    every = statuses or {key: frozenset(range(100, 600)) for key in operations}
+    machine, state_problems = parse_states(
+        data, lambda raw, where: parse_rule(raw, where, operations), every
+    )
+    found.extend(state_problems)
+    problems.extend(_with_line(problem, data, loader) if loader else problem for problem in found)
     if problems:
         raise FaultRuleError("; ".join(problems), problems)
-    return Scenario(str(data.get("name", "")), str(data.get("description", "")), tuple(parsed))
+    name, description = str(data.get("name", "")), str(data.get("description", ""))
+    return Scenario(name, description, tuple(parsed), machine)
 
 
-def parse_scenario(data: Any, operations: Mapping[str, bool]) -> Scenario:
+def parse_scenario(
+    data: Any, operations: Mapping[str, bool], statuses: Statuses | None = None
+) -> Scenario:
     """A scenario from already loaded data (a mapping); `FaultRuleError` lists every problem."""
-    return _parse(data, operations, None)
+    return _parse(data, operations, statuses, None)
 
 
 def parse_scenario_text(
-    text: str, operations: Mapping[str, bool], source: str = "scenario"
+    text: str,
+    operations: Mapping[str, bool],
+    source: str = "scenario",
+    statuses: Statuses | None = None,
 ) -> Scenario:
     try:
         data, loader = _load_yaml(text)
-        return _parse(data, operations, loader)
+        return _parse(data, operations, statuses, loader)
     except ScenarioError as error:
         raise ScenarioError(source, error.problems) from None
     except FaultRuleError as error:
         raise ScenarioError(source, error.problems) from None
 
 
-def load_scenario(path: Path, operations: Mapping[str, bool]) -> Scenario:
+def load_scenario(
+    path: Path, operations: Mapping[str, bool], statuses: Statuses | None = None
+) -> Scenario:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ScenarioError(str(path), [f"cannot read ({error.strerror})"]) from None
     except UnicodeDecodeError:
         raise ScenarioError(str(path), ["cannot read (not UTF-8 text)"]) from None
-    return parse_scenario_text(text, operations, str(path))
+    return parse_scenario_text(text, operations, str(path), statuses)
 
 
 def names_a_file(text: str) -> bool:
@@ -182,11 +214,13 @@ def names_a_file(text: str) -> bool:
     return text.strip().lower().endswith(SCENARIO_SUFFIXES) or Path(text).is_file()
 
 
-def read_scenario(source: Scenario | Path | str, operations: Mapping[str, bool]) -> Scenario:
+def read_scenario(
+    source: Scenario | Path | str, operations: Mapping[str, bool], statuses: Statuses | None = None
+) -> Scenario:
     """A parsed scenario from what a caller holds: a `Scenario`, a `Path`, a `str` that
     names a file (see `names_a_file`) or YAML text."""
     if isinstance(source, Scenario):
         return source
     if isinstance(source, Path) or names_a_file(source):
-        return load_scenario(Path(source), operations)
-    return parse_scenario_text(source, operations)
+        return load_scenario(Path(source), operations, statuses)
+    return parse_scenario_text(source, operations, statuses=statuses)

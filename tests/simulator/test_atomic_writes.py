@@ -57,6 +57,7 @@ WRITES: dict[str, tuple[str, str, dict[str, Any] | str | None]] = {
     "deleteFault": ("DELETE", "/_sim/faults/{id}", None),
     "loadScenario": ("POST", "/_sim/scenarios", "name: s\nrules:\n  - {kind: http_500, operation: listPlans}\n"),
     "unloadScenario": ("DELETE", "/_sim/scenarios/{id}", None),
+    "setScenarioState": ("PUT", "/_sim/scenarios/{id}/state", {"state": "degraded"}),
     "clearFaultEvents": ("DELETE", "/_sim/fault-events", None),
     "clearRequests": ("DELETE", "/_sim/requests", None),
     "setRateLimits": ("PUT", "/_sim/rate-limits", {"limits": ["5/s", "getBalance=1/min"]}),
