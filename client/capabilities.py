@@ -12,6 +12,8 @@ calls).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from collections.abc import Awaitable
 from contextlib import closing
 from typing import Generic, TypeVar
@@ -30,7 +32,7 @@ R = TypeVar("R", ToolResult, Awaitable[ToolResult])
 """What a method returns: the result (sync) or something to await for it (async)."""
 
 
-class CapabilityMethods(Generic[R]):
+class CapabilityMethods(ABC, Generic[R]):
     """The capabilities, once: each method names its flow; the twin's `_run` drives it.
 
     Identifiers are taken as the contract writes them (the caller normalises; lookups never
@@ -39,8 +41,9 @@ class CapabilityMethods(Generic[R]):
     `ok=False, should_escalate=False` without calling the API.
     """
 
+    @abstractmethod
     def _run(self, flow: CapabilityFlow) -> R:
-        raise NotImplementedError
+        """Drive `flow` to its result: blocking in `Capabilities`, awaited in the async twin."""
 
     def customer_by_phone(self, phone: str) -> R:
         return self._run(flows.customer_by_phone(phone))
