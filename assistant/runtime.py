@@ -37,6 +37,11 @@ from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.llm_classifier import (
     ChatCompletionsIntentClassifier,
 )
+from billing_toolkit.assistant.understanding.models import (
+    check_model_name,
+    default_model_name,
+    intent_model,
+)
 from billing_toolkit.client import BillingClient, Capabilities
 
 ENV_TENANT = "ASSISTANT_TENANT"
@@ -44,6 +49,7 @@ ENV_KB_DSN = "BILLING_KB_DSN"
 ENV_STORE_DSN = "ASSISTANT_STORE_DSN"
 ENV_NARRATOR = "ASSISTANT_NARRATOR"
 ENV_INTENT_LLM = "ASSISTANT_INTENT_LLM"
+ENV_INTENT_MODEL = "ASSISTANT_INTENT_MODEL"
 _FLAG_VALUES = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 DEFAULT_TENANT = "fibranet"
 NARRATORS = ("template", "openai")
@@ -54,8 +60,9 @@ class AssistantConfig:
     """Where each part of the assistant lives. `base_url`/`api_key` None: the client reads
     `BILLING_API_URL`/`BILLING_API_KEY`; `store_dsn` "" and `kb_dsn` `sqlite://` are SQLite in
     memory; `narrator` is `template` or `openai` (configured by `ASSISTANT_LLM_*`);
-    `intent_llm` asks the same chat-completions model for the intent (the trained classifier
-    stays the fallback)."""
+    `intent_model` names the trained intent model (`understanding/models.py`; "" is the one
+    the held-out figures chose); `intent_llm` asks the same chat-completions model for the
+    intent (the trained model stays the fallback)."""
 
     tenant: str = DEFAULT_TENANT
     base_url: str | None = None
@@ -64,6 +71,7 @@ class AssistantConfig:
     embedder: str = DEFAULT_EMBEDDER
     store_dsn: str = ""
     narrator: str = "template"
+    intent_model: str = ""
     intent_llm: bool = False
     operator_profile: Path = OPERATOR_PROFILE
     settings: PipelineSettings = field(default_factory=PipelineSettings)
@@ -77,10 +85,23 @@ class AssistantConfig:
             "kb_dsn": env.get(ENV_KB_DSN) or DEFAULT_DSN,
             "store_dsn": env.get(ENV_STORE_DSN) or "",
             "narrator": env.get(ENV_NARRATOR) or "template",
+            "intent_model": env.get(ENV_INTENT_MODEL) or "",
             "intent_llm": _flag(env, ENV_INTENT_LLM),
         }
         values.update({key: value for key, value in overrides.items() if value is not None})
         return cls(**values)
+
+    def __post_init__(self) -> None:
+        if self.intent_model:
+            try:
+                check_model_name(self.intent_model)
+            except ValueError as exc:
+                raise ValueError(f"{ENV_INTENT_MODEL}: {exc}") from None
+
+    @property
+    def chosen_intent_model(self) -> str:
+        """The trained intent model that runs; ValueError when this install cannot run it."""
+        return check_model_name(self.intent_model or default_model_name())
 
 
 def _flag(env: Mapping[str, str], name: str) -> bool:
@@ -91,10 +112,13 @@ def _flag(env: Mapping[str, str], name: str) -> bool:
     return _FLAG_VALUES[raw]
 
 
-def build_intent_classifier(config: AssistantConfig) -> ChatCompletionsIntentClassifier | None:
-    """The LLM intent classifier when `config` opts in (None: the pipeline's trained model);
+def build_intent_classifier(config: AssistantConfig) -> IntentClassifier:
+    """The trained model `config` names, behind the LLM classifier when `config` opts in;
     raises ValueError naming a missing `ASSISTANT_LLM_*` variable."""
-    return ChatCompletionsIntentClassifier.from_env() if config.intent_llm else None
+    trained = intent_model(config.chosen_intent_model)
+    if config.intent_llm:
+        return ChatCompletionsIntentClassifier.from_env(fallback=trained)
+    return trained
 
 
 def build_narrator(name: str) -> Narrator:
@@ -154,10 +178,9 @@ def open_assistant(
     try:
         chosen_narrator = narrator or build_narrator(config.narrator)
         if classifier is None:
-            built = build_intent_classifier(config)
-            if built is not None:
-                resources.callback(built.close)
-            classifier = built
+            classifier = build_intent_classifier(config)
+            if isinstance(classifier, ChatCompletionsIntentClassifier):
+                resources.callback(classifier.close)
         client = resources.enter_context(BillingClient(
             config.base_url, config.api_key, transport=transport, **dict(client_options or {})))
         if store is None:

@@ -5,8 +5,10 @@ script says which layer the difference is spent in. The same `GET .../balance` i
 through raw ASGI calls, in one process, peeling one layer at a time:
 
 - bare starlette      a Starlette route returning a balance-shaped body (the baseline);
-- full app            everything: request id, request log line, faults check, dispatch,
-                      auth, request validation, handler, render, response validation;
+- full app            everything: request id, request log line, request journal (its
+                      default 1000 entries, none read), faults check, dispatch, auth,
+                      request validation, handler, render, response validation;
+- journal off         the same app built with `journal_size=0` (no recorder at all);
 - without log line    the same with the request logger disabled;
 - endpoint only       auth, validation, handler, render, response check, send;
 - handler only        the balance computation and its view.
@@ -51,9 +53,23 @@ async def _send(message: Any) -> None:
     return None
 
 
+def _as_parsed(scope: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `scope` with its path and header pairs made anew, as a server's parser makes
+    them for every request: the journal keeps them, and the same objects every time would
+    hide what keeping the last requests' objects alive (and freeing the oldest) costs."""
+    return {
+        **scope,
+        "path": scope["raw_path"].decode(),
+        "headers": [
+            (bytes(bytearray(name)), bytes(bytearray(value))) for name, value in scope["headers"]
+        ],
+    }
+
+
 def steps() -> dict[str, Step]:
     configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the run
     app = create_app(SimulatorConfig(customers_per_tenant=50))
+    unjournaled = create_app(SimulatorConfig(customers_per_tenant=50, journal_size=0))
     runtime = app.state.runtime
     tenant = dataset_info(runtime.store.state)["tenants"][0]
     account = tenant["samples"]["open_invoice"]["account_number"]
@@ -86,30 +102,36 @@ def steps() -> dict[str, Step]:
     logger = logging.getLogger(LOGGER_NAME)
 
     async def full() -> None:
-        await app(dict(scope), _receive, _send)
+        await app(_as_parsed(scope), _receive, _send)
+
+    async def journal_off() -> None:
+        await unjournaled(_as_parsed(scope), _receive, _send)
 
     async def quiet() -> None:
         logger.disabled = True  # (not setLevel: that clears every logger's cache)
         try:
-            await app(dict(scope), _receive, _send)
+            await app(_as_parsed(scope), _receive, _send)
         finally:
             logger.disabled = False
 
     async def endpoint_only() -> None:
         state = {"request_id": "req-0000000000000000"}
         await endpoint(
-            {**scope, "state": state, "path_params": {"accountNumber": account}}, _receive, _send
+            {**_as_parsed(scope), "state": state, "path_params": {"accountNumber": account}},
+            _receive,
+            _send,
         )
 
     async def handler_only() -> None:
         BILLING_HANDLERS["getBalance"](context)
 
     async def bare_only() -> None:
-        await bare(dict(scope), _receive, _send)
+        await bare(_as_parsed(scope), _receive, _send)
 
     return {
         "bare starlette": bare_only,
         "full app": full,
+        "journal off": journal_off,
         "without log line": quiet,
         "endpoint only": endpoint_only,
         "handler only": handler_only,
@@ -144,7 +166,8 @@ def main() -> None:
     for name, micros in best.items():
         print(f"{name:<20}{micros:>12.1f}{micros / full:>13.0%}")
     print(
-        "\nby difference: request log line"
+        "\nby difference: request journal"
+        f" {full - best['journal off']:.1f} us, request log line"
         f" {full - best['without log line']:.1f} us, request id + faults check + dispatch +"
         f" Starlette wrappers {best['without log line'] - best['endpoint only']:.1f} us,"
         " auth + validation + render + send"

@@ -15,14 +15,19 @@ Authorization header, but its server parses it just the same):
                validation on (compiled engine, the default), the JSON request log line on
                (written to /dev/null, masked and formatted as in production), the request
                journal on (its default 1000 entries: every request is appended, none read);
-- journal off: the same with `--journal-size 0` (no journal layer at all) — journal off
+- journal off: the same with `--journal-size 0` (no recorder at all) — journal off
                vs on;
 - limiter:     the simulator with the rate limiter on (`--rate-limit 1000000/s`: every
                request takes a token, none is refused) — limiter off vs on;
 - openapi-core: the same with the reference engine (before/after of the validator choice).
 
-Usage: .venv/bin/python benchmarks/simulator_throughput.py [--seconds 5] [--connections 32]
-       [--http h11|httptools] [--load wrk|python] [--skip-openapi-core]
+Every server is loaded round after round, in turn, so two configurations meet the same
+background load; each comparison (journal on vs off, limiter on vs off) prints the ratio
+of the median round's CPU per request and req/s, with the spread between rounds of each
+configuration, and says whether the difference exceeds that spread (the noise of this run).
+
+Usage: .venv/bin/python benchmarks/simulator_throughput.py [--seconds 10] [--rounds 5]
+       [--connections 32] [--http h11|httptools] [--load wrk|python] [--skip-openapi-core]
 Target (issue 3): simulator >= 50 % of bare throughput, p99 < 25 ms at 32 connections.
 """
 
@@ -125,6 +130,16 @@ class Load:
     p50_ms: float
     p99_ms: float
     generator_cpu_s: float
+    server_cpu_s: float = 0.0
+    """What the server process spent in this window (set by `measure`)."""
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds
+
+    @property
+    def cpu_us_per_request(self) -> float:
+        return self.server_cpu_s / max(1, self.requests) * 1e6
 
 
 @dataclass
@@ -134,7 +149,10 @@ class Result:
 
     name: str
     rounds: list[Load] = field(default_factory=list)
-    server_cpu_s: float = 0.0
+
+    @property
+    def server_cpu_s(self) -> float:
+        return sum(load.server_cpu_s for load in self.rounds)
 
     @property
     def requests(self) -> int:
@@ -315,15 +333,52 @@ def measure(servers: list[Server], path: str, args: argparse.Namespace) -> list[
     for _ in range(args.rounds):
         for server, result in zip(servers, results, strict=True):
             cpu = _process_cpu(server.process.pid)
-            result.rounds.append(run_load(server, path, args.seconds / args.rounds, args))
-            result.server_cpu_s += _process_cpu(server.process.pid) - cpu
+            load = run_load(server, path, args.seconds / args.rounds, args)
+            load.server_cpu_s = _process_cpu(server.process.pid) - cpu
+            result.rounds.append(load)
     return results
+
+
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    """Median, lowest and highest of one configuration's rounds."""
+    return statistics.median(values), min(values), max(values)
+
+
+def comparison(label: str, on: Result, off: Result) -> str:
+    """`on` against `off`: the ratio of their median rounds, each side's range over its
+    rounds (the run's noise), and the ratio within each pair of rounds run back to back.
+    The verdict, biased towards "exceeds": the difference is noise only when the medians
+    differ by no more than the wider range AND the round pairs do not all agree on a side
+    (with alternating rounds, a real cost shows in every pair even when the load drifts)."""
+    lines = [f"{label}:"]
+    for what, unit, of in (
+        ("server CPU/request", "us", lambda load: load.cpu_us_per_request),
+        ("req/s", "", lambda load: load.rps),
+    ):
+        (on_mid, on_lo, on_hi), (off_mid, off_lo, off_hi) = (
+            _spread([of(load) for load in result.rounds]) for result in (on, off)
+        )
+        pairs = [of(a) / of(b) for a, b in zip(on.rounds, off.rounds, strict=True)]
+        noise = max(on_hi - on_lo, off_hi - off_lo)
+        one_sided = min(pairs) > 1 or max(pairs) < 1
+        verdict = (
+            "within the noise"
+            if abs(on_mid - off_mid) <= noise and not one_sided
+            else "EXCEEDS the noise"
+        )
+        lines.append(
+            f"  {what:<19}{on_mid / off_mid:>6.3f}x  on {on_mid:.1f}{unit} (rounds {on_lo:.1f}–"
+            f"{on_hi:.1f}) vs off {off_mid:.1f}{unit} (rounds {off_lo:.1f}–{off_hi:.1f}),"
+            f" difference {on_mid - off_mid:+.1f}{unit}, spread between rounds up to"
+            f" {noise:.1f}{unit}; round pairs {min(pairs):.3f}x–{max(pairs):.3f}x — {verdict}"
+        )
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=9.0, help="measured seconds per server")
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per server")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per server")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per server")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--skip-openapi-core", action="store_true")
@@ -349,6 +404,8 @@ def main() -> None:
     if args.serve:
         serve(args.serve, args.port, args.http)
         return
+    if args.rounds < 2:
+        parser.error("--rounds: at least 2 (the spread between rounds is the noise reported)")
     if args.load == "wrk" and shutil.which("wrk") is None:
         parser.error("--load wrk: wrk is not on PATH (apt-get install wrk, or use --load python)")
 
@@ -375,7 +432,7 @@ def main() -> None:
             server.process.terminate()
         for server in servers:
             server.process.wait(10)
-    base, sim = results[0], results[1]
+    base, sim, unjournaled, limited = results[:4]
     print(
         f"\n{args.connections} connections, {args.seconds:g} s per server in {args.rounds} alternating"
         f" rounds after {args.warmup:g} s warm-up, loopback, one uvicorn process per server"
@@ -396,6 +453,9 @@ def main() -> None:
         f" — {sim.rps / base.rps:.1%} of bare, p99 {sim.p99_ms:.1f} ms;"
         f" CPU per request {sim.cpu_us_per_request / base.cpu_us_per_request:.2f}x bare"
     )
+    print()
+    print(comparison("journal on (1000 entries, none read) vs off", sim, unjournaled))
+    print(comparison("rate limiter on vs off", limited, sim))
     print(
         json.dumps(
             {

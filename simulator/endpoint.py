@@ -303,7 +303,7 @@ def _handle(
     except RequestRejected as rejected:
         return invalid(rejected.errors)
     try:
-        return handler(OperationContext(tenant, valid, runtime, request_id))
+        return handler(OperationContext(tenant, valid, runtime, request_id, incoming.query))
     except Exception:
         runtime.log.exception(
             "handler crashed", extra={"request_id": request_id, "operation_id": operation_id}

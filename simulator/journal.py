@@ -1,27 +1,33 @@
 """The request journal: what clients sent and what they got, for "did my code retry twice?".
 
 Bounded in memory (a ring buffer: the oldest entry goes first) and built for the hot path:
-serving a request appends one tuple; the dicts, the masking and the JSON parsing of bodies
-happen only when someone reads. The `Authorization` header is never stored (it is dropped
-before the append), and everything read out is masked with the project's one policy
-(`mask_all`), so an account number or an API key in a path, a header or a body never leaves
-the journal whole. Bias: store less — a body longer than `BODY_KEPT` is cut, not kept.
+serving a request appends one tuple of what the server already had (the request's header
+pairs as they came, its start on `perf_counter`); the dicts, the dates, the masking, the
+JSON parsing of bodies — and dropping the `Authorization` and `Cookie` headers — happen only
+when someone reads. The raw tuples never leave this module: every way out (`entries`,
+`list`, `count`) goes through `_entry`, which drops those headers, and what `list` gives is
+masked with the project's one policy (`mask_all`), so an account number or an API key in a
+path, a header or a body never leaves the journal whole. Bias: store less — a body longer
+than `BODY_KEPT` is cut, not kept.
 
 Filtering by a body field compares the value as the client sent it (before masking): a QA
 engineer asks for `reference=INV-7`, not for its masked form; the answer is masked anyway.
+`journal_filters` says how filters are written and checked.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from billing_toolkit.contract.masking import mask_all
+from billing_toolkit.simulator.journal_filters import as_text, wanted_values
 
 DEFAULT_JOURNAL_SIZE = 1000
 """Entries kept by default (`--journal-size`; 0 turns the journal off)."""
@@ -35,7 +41,8 @@ class Entry(NamedTuple):
     """One served request as recorded: raw, cheap to make, masked only when read."""
 
     seq: int
-    wall: float
+    started: float
+    """On `time.perf_counter` (what the request-context layer took): a date when read."""
     elapsed_s: float
     request_id: str
     method: str
@@ -52,14 +59,6 @@ class Entry(NamedTuple):
     body_truncated: bool
 
 
-class JournalQueryError(ValueError):
-    """A filter that cannot be applied: `field: message`, as the API's 400 names it."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field, self.message = field, message
-
-
 @dataclass(frozen=True, slots=True)
 class JournalQuery:
     """Which entries to read; every filter given must hold (None: any)."""
@@ -72,8 +71,13 @@ class JournalQuery:
     until: float | None = None
     """Exclusive: `since=10&until=20` and `since=20` do not overlap."""
     request_id: str | None = None
-    body: Mapping[str, str] | None = None
-    """Dotted field path → value as a string (`{"reference": "INV-7"}`, `{"amount.value": "5"}`)."""
+    body: Mapping[str, Any] | None = None
+    """Dotted field path → value (`{"reference": "INV-7"}`, `{"amount.value": 5}`), checked
+    when the query is made (`JournalQueryError` naming the field) and compared as text."""
+
+    def __post_init__(self) -> None:
+        if self.body:
+            object.__setattr__(self, "body", wanted_values(self.body))
 
     def matches(self, entry: Entry) -> bool:
         if self.operation is not None and entry.operation_id != self.operation:
@@ -91,19 +95,6 @@ class JournalQuery:
         return not self.body or _body_matches(entry.body, self.body)
 
 
-def parse_body_filter(text: str, where: str = "query.body") -> dict[str, str]:
-    """`reference=INV-7` → `{"reference": "INV-7"}`; several are joined by `&` is not
-    allowed (one field per filter keeps the query string unambiguous)."""
-    field, sep, value = text.partition("=")
-    if not sep or not field.strip():
-        raise JournalQueryError(
-            where, f"expected FIELD=VALUE (for example reference=INV-7), got {text!r}"
-        )
-    if any(not part for part in field.split(".")):
-        raise JournalQueryError(where, f"{field!r} is not a dotted field path")
-    return {field.strip(): value}
-
-
 def _body_matches(raw: bytes, wanted: Mapping[str, str]) -> bool:
     try:
         document = json.loads(raw) if raw else None
@@ -115,17 +106,9 @@ def _body_matches(raw: bytes, wanted: Mapping[str, str]) -> bool:
             if not isinstance(found, dict) or part not in found:
                 return False
             found = found[part]
-        if _as_text(found) != value:
+        if as_text(found) != value:
             return False
     return True
-
-
-def _as_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _masked(value: Any) -> Any:
@@ -153,11 +136,20 @@ def _body_view(entry: Entry) -> Any:
     return mask_all(entry.body.decode("utf-8", errors="replace"))
 
 
-def entry_view(entry: Entry) -> dict[str, Any]:
-    """What a reader sees of one entry (the admin API's `JournalEntry`)."""
+def _entry(raw: tuple[Any, ...]) -> Entry:
+    """A stored tuple as readers may see it: without the headers that carry credentials."""
+    entry = Entry._make(raw)
+    kept = tuple([item for item in entry.headers if item[0].lower() not in _DROPPED_HEADERS])
+    return entry._replace(headers=kept)
+
+
+def entry_view(entry: Entry, wall_offset: float) -> dict[str, Any]:
+    """What a reader sees of one entry (the admin API's `JournalEntry`); `wall_offset`
+    turns `perf_counter` readings into Unix time (`time.time() - time.perf_counter()`)."""
+    at = datetime.fromtimestamp(entry.started + wall_offset, UTC)
     return {
         "seq": entry.seq,
-        "at": datetime.fromtimestamp(entry.wall, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "at": at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "elapsed_s": round(entry.elapsed_s, 6),
         "request_id": entry.request_id,
         "method": entry.method,
@@ -195,7 +187,7 @@ class RequestJournal:
 
     def record(
         self,
-        wall: float,
+        started: float,
         elapsed_s: float,
         request_id: str,
         method: str,
@@ -204,26 +196,27 @@ class RequestJournal:
         operation_id: str | None,
         tenant: str | None,
         status: int | None,
-        faults: list[str],
+        faults: Sequence[str] | None,
         duration_s: float,
         headers: Iterable[tuple[bytes, bytes]],
         body: bytes,
     ) -> None:
         """Append a plain tuple of atoms and tuples (an `Entry` is made only when read).
 
-        No list is kept: a tuple holding only strings, numbers and bytes is untracked by
-        the garbage collector after its first pass, so a full journal adds nothing to
-        every later collection — with lists inside, it cost more than the append."""
-        kept = tuple([item for item in headers if item[0] not in _DROPPED_HEADERS])
+        `headers` are kept as they came, every one (the reads drop the credentials): one
+        copy in C instead of a filtering loop on every request. No list is kept: a tuple
+        holding only strings, numbers and bytes is untracked by the garbage collector after
+        its first pass, so a full journal adds nothing to every later collection — with
+        lists inside, it cost more than the append."""
         self._entries.append(
-            (next(self._seq), wall, elapsed_s, request_id, method, path, query, operation_id,
-             tenant, status, tuple(faults), duration_s, kept, body[:BODY_KEPT],
-             len(body) > BODY_KEPT)
+            (next(self._seq), started, elapsed_s, request_id, method, path, query,
+             operation_id, tenant, status, tuple(faults) if faults else (), duration_s,
+             tuple(headers), body[:BODY_KEPT] if body else b"", len(body) > BODY_KEPT)
         )  # fmt: skip
 
     def entries(self, query: JournalQuery | None = None) -> list[Entry]:
         """Oldest first; only those `query` matches."""
-        snapshot = map(Entry._make, self._entries.copy())
+        snapshot = map(_entry, self._entries.copy())
         return [entry for entry in snapshot if query is None or query.matches(entry)]
 
     def list(
@@ -233,7 +226,8 @@ class RequestJournal:
         found = self.entries(query)
         if limit is not None:
             found = found[-limit:] if limit else []
-        return [entry_view(entry) for entry in found]
+        wall_offset = time.time() - time.perf_counter()
+        return [entry_view(entry, wall_offset) for entry in found]
 
     def count(self, query: JournalQuery | None = None) -> int:
         return len(self.entries(query))

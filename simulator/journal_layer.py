@@ -2,10 +2,15 @@
 documents): when it ends, with its status, faults and timing.
 
 Not a layer of its own: the request-context layer, which already sees every request start
-and end with its status, calls `begin` and `end` (an extra ASGI layer, with its own `send`
-wrapper, cost more per request than recording itself). It runs outside fault injection, so a
-fault's answer — or a connection cut with no answer at all — is what gets recorded. With
-`--journal-size 0` there is no recorder and nothing is called.
+and end with its status (and takes its start time), calls `begin` and `end` (an extra ASGI
+layer, with its own `send` wrapper, cost more per request than recording itself). It runs
+outside fault injection, so a fault's answer — or a connection cut with no answer at all —
+is what gets recorded. With `--journal-size 0` there is no recorder and nothing is called.
+
+Built to cost nothing measurable (`benchmarks/simulator_request_path.py` and
+`simulator_throughput.py` show journal on vs off): a GET makes no object of its own (one
+float, the arrival on the fault clock), only a request with a body gets a `BodyTap`, and
+`end` hands the journal raw references — it masks and filters only when read.
 """
 
 from __future__ import annotations
@@ -25,21 +30,20 @@ _WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """Only these pay for keeping the body (most requests are GETs)."""
 
 
-class Mark:
-    """One request being recorded: when it came, and the body it carried so far.
+class BodyTap:
+    """The body a request carried so far, kept as it is read (up to `BODY_KEPT`).
 
     `receive` is a bound method of this object, which has the connection's `transport`
     like uvicorn's own receive has, so the socket faults still find the connection they
     cut (`faults.socket.transport_of`)."""
 
-    __slots__ = ("_receive", "chunks", "elapsed", "size", "transport", "wall")
+    __slots__ = ("_receive", "chunks", "size", "transport")
 
-    def __init__(self, receive: Receive, wall: float, elapsed: float) -> None:
+    def __init__(self, receive: Receive) -> None:
         self._receive = receive
         self.transport = getattr(getattr(receive, "__self__", None), "transport", None)
         self.chunks: list[bytes] = []
         self.size = 0
-        self.wall, self.elapsed = wall, elapsed
 
     async def receive(self) -> Message:
         message = await self._receive()
@@ -64,23 +68,37 @@ class JournalRecorder:
         self._clock = runtime.config.clock
         self._started = runtime.faults.started_at
 
-    def begin(self, scope: Scope, receive: Receive) -> tuple[Receive, Mark | None]:
-        """The `receive` to hand on, and the mark `end` needs (None: not recorded)."""
+    def begin(self, scope: Scope, receive: Receive) -> tuple[Receive, float | None, BodyTap | None]:
+        """The `receive` to hand on, the arrival on the fault clock (None: not recorded)
+        and the tap of a body method's body, all three for `end`."""
         path = scope["path"]
         if path.startswith(self.skip_prefixes) or path in self.skip:
-            return receive, None
-        mark = Mark(receive, time.time(), self._clock.monotonic() - self._started)
-        return (mark.receive if scope["method"] in _WITH_BODY else receive), mark
+            return receive, None, None
+        arrived = self._clock.monotonic() - self._started
+        if scope["method"] in _WITH_BODY:
+            tap = BodyTap(receive)
+            return tap.receive, arrived, tap
+        return receive, arrived, None
 
-    def end(self, scope: Scope, mark: Mark, status: int | None, duration_s: float) -> None:
+    def end(
+        self,
+        scope: Scope,
+        arrived: float,
+        tap: BodyTap | None,
+        started: float,
+        status: int | None,
+    ) -> None:
+        """`started`: the request-context layer's `perf_counter` at the request's start
+        (the journal turns it into a date when read)."""
         state: dict[str, Any] = scope["state"]
         operation_id, tenant = state.get("operation_id"), state.get("tenant")
         if operation_id is None:  # a fault answered before the endpoint ran (or a 404)
             operation_id, tenant = self._who(scope)
         self.journal.record(
-            mark.wall, mark.elapsed, state["request_id"], scope["method"], scope["path"],
+            started, arrived, state["request_id"], scope["method"], scope["path"],
             scope.get("query_string", b""), operation_id, tenant, status,
-            state.get("faults", ()), duration_s, scope["headers"], b"".join(mark.chunks),
+            state.get("faults"), time.perf_counter() - started, scope["headers"],
+            b"".join(tap.chunks) if tap is not None else b"",
         )  # fmt: skip
 
     def _who(self, scope: Scope) -> tuple[str | None, str | None]:

@@ -49,30 +49,31 @@ class RequestContextMiddleware:
         header = (_REQUEST_ID, request_id.encode())
         started = time.perf_counter()
         status: int | None = None
-        mark = None
-        if self.recorder is not None:
-            receive, mark = self.recorder.begin(scope, receive)
+        recorder = self.recorder
+        arrived = tap = None  # arrived: the fault clock's reading when journaled, else None
+        if recorder is not None:
+            receive, arrived, tap = recorder.begin(scope, receive)
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, mark
+            nonlocal status, arrived
             if message["type"] == "http.response.start":
                 status = message["status"]
                 headers = message.get("headers", [])
                 if header not in headers:  # endpoints set it already; a redirect does not
                     headers = [item for item in headers if item[0].lower() != _REQUEST_ID]
                     message = {**message, "headers": [*headers, header]}
-            elif mark is not None and not message.get("more_body"):
+            elif arrived is not None and not message.get("more_body"):
                 # journaled before the last byte leaves: a client that asks the journal
                 # right after its answer finds its request there
-                self.recorder.end(scope, mark, status, time.perf_counter() - started)  # type: ignore[union-attr]
-                mark = None
+                recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
+                arrived = None
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            if mark is not None:  # no complete answer: cut, reset or crashed
-                self.recorder.end(scope, mark, status, time.perf_counter() - started)  # type: ignore[union-attr]
+            if arrived is not None:  # no complete answer: cut, reset or crashed
+                recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
             if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
                 log_fields(
                     self.runtime.log,

@@ -93,6 +93,21 @@ def render(summary: dict[str, Any], console: Console) -> None:
                        str(len(fault["slipped"])))
     console.print(faults)
 
+    models = summary.get("intent_models")
+    if models:
+        comparison = Table(title=(
+            "intent models on the held-out templates (chosen by these figures: "
+            f"{summary['intent_model_by_figures']}; running: {summary['intent_model_running']})"))
+        for column in ("model", "accuracy", "Spanish", "English", "person recall",
+                       "false hand-overs"):
+            comparison.add_column(column, justify="left" if column == "model" else "right")
+        for model in models:
+            by_language, rows = model["accuracy_by_language"], model["rows_by_language"]
+            comparison.add_row(
+                model["model"], f"{model['accuracy']:.1%}",
+                f"{by_language['es']:.1%} of {rows['es']}", f"{by_language['en']:.1%} of {rows['en']}",
+                f"{model['person_recall']:.1%}", f"{model['false_handover_rate']:.1%}")
+        console.print(comparison)
     intents = summary.get("intents")
     if intents:
         table = Table(title=(f"intent report, held-out templates ({intents['classifier']}, "

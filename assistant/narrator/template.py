@@ -27,8 +27,8 @@ from billing_toolkit.assistant.narrator.base import (
     NarrationRequest,
 )
 from billing_toolkit.assistant.retrieval.stopwords import STOPWORDS
-from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.dates import format_date
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.money import format_amount
 from billing_toolkit.assistant.turn.intents import Intent

@@ -181,7 +181,7 @@ def route(message: str, identifiers: Sequence[Identifier] = (), *,
 
 def _classify(classifier: IntentClassifier | None, message: str) -> IntentPrediction | None:
     if classifier is None:
-        from billing_toolkit.assistant.understanding.classifier import default_classifier
+        from billing_toolkit.assistant.understanding.models import default_classifier
         classifier = default_classifier()
     return classifier.classify(message)
 

@@ -50,8 +50,8 @@ _REQUESTS = tuple(re.compile(pattern) for pattern in (
     r"(?:bot|machine|robot)\b",
     # Being called back, a manager or a supervisor, a complaint to a person.
     (r"\b(?:que me (?:llame|contacte|atienda)|me (?:pueden|puede|podrian) llamar|llamenme|"
-     rf"quiero que me llamen)\b(?: \S+){{0,2}}"),
-    rf"\b(?:call me|give me a call|phone me|ring me)\b",
+     r"quiero que me llamen)\b(?: \S+){0,2}"),
+    r"\b(?:call me|give me a call|phone me|ring me)\b",
     r"\b(?:gerente|supervisor(?:a)?|encargado|manager|your boss)\b",
     r"\b(?:persona|humano|agente|asesor) (?:real|de verdad|de carne y hueso)\b",
     r"\b(?:real|live) (?:person|human|agent)\b",

@@ -43,6 +43,7 @@ from billing_toolkit.assistant.text.identifiers import (
 from billing_toolkit.assistant.text.language import detect_language
 from billing_toolkit.assistant.text.masking import mask_personal
 from billing_toolkit.assistant.turn import notices
+from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
 from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
 from billing_toolkit.assistant.turn.gate import pass_gate
 from billing_toolkit.assistant.turn.identity import (
@@ -51,7 +52,6 @@ from billing_toolkit.assistant.turn.identity import (
     claims_of_someone_else,
     identify,
 )
-from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
 from billing_toolkit.assistant.turn.intents import (
     PERSONAL_INTENTS,
     Intent,
@@ -62,10 +62,8 @@ from billing_toolkit.assistant.turn.intents import (
 from billing_toolkit.assistant.turn.person_request import asks_for_person
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
-from billing_toolkit.assistant.understanding.classifier import (
-    IntentClassifier,
-    default_classifier,
-)
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.client.tool_result import ToolResult
 
 logger = logging.getLogger(__name__)

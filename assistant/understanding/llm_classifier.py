@@ -46,10 +46,10 @@ from billing_toolkit.assistant.text.masking import mask_personal
 from billing_toolkit.assistant.understanding.classifier import (
     IntentClassifier,
     IntentPrediction,
-    default_classifier,
     prediction_from,
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.models import default_classifier
 
 ENV_INTENT_TIMEOUT = "ASSISTANT_INTENT_LLM_TIMEOUT"
 DEFAULT_INTENT_TIMEOUT_SECONDS = 5.0

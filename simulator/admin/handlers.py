@@ -15,7 +15,7 @@ from billing_toolkit.simulator.faults.registry import UnknownState
 from billing_toolkit.simulator.faults.rules import FaultRuleError
 from billing_toolkit.simulator.faults.scenario import ScenarioError, parse_scenario_text
 from billing_toolkit.simulator.handlers.context import OperationContext
-from billing_toolkit.simulator.journal import JournalQueryError, parse_body_filter
+from billing_toolkit.simulator.journal_filters import JournalQueryError, body_filters
 from billing_toolkit.simulator.problems import Reply, invalid, problem
 from billing_toolkit.simulator.rate_limit import RateLimitError
 from billing_toolkit.simulator.representations import timestamp
@@ -215,8 +215,8 @@ def _journal_filters(ctx: OperationContext) -> dict[str, Any]:
     for name in ("since", "until"):  # decimal strings in the contract: floats here
         if name in filters:
             filters[name] = float(filters[name])
-    if "body" in query:
-        filters["body"] = parse_body_filter(query["body"])
+    if body := body_filters(ctx.raw_query):  # `body=F=V` and the open-ended `body.F=V`
+        filters["body"] = body
     if "since" in filters and "until" in filters and filters["until"] < filters["since"]:
         raise JournalQueryError("query.until", "must not be before since")
     return filters

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from billing_toolkit.simulator.state.models import Account, Tenant
@@ -19,6 +20,9 @@ class OperationContext(NamedTuple):
     request: ValidatedRequest
     runtime: Runtime
     request_id: str
+    raw_query: Sequence[tuple[str, str]] = ()
+    """The query as sent, undeclared names too: for parameters whose names are open-ended
+    (the journal's `body.FIELD=VALUE`), which no contract can list one by one."""
 
     @property
     def tenant_id(self) -> str:

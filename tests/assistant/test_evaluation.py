@@ -23,7 +23,7 @@ from billing_toolkit.assistant.turn.intents import Intent, route
 @pytest.fixture(scope="module")
 def summary() -> dict[str, Any]:
     args = argparse.Namespace(scenarios=SCENARIOS, tenant="fibranet", narrator="template",
-                              no_faults=False, seed=42, customers=40)
+                              no_faults=False, seed=42, customers=40, intent_model=None)
     return summarize(run_evaluation(args))
 
 

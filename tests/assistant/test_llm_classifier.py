@@ -29,6 +29,7 @@ from billing_toolkit.assistant.understanding.llm_classifier import (
     DEFAULT_INTENT_TIMEOUT_SECONDS,
     ChatCompletionsIntentClassifier,
 )
+from billing_toolkit.assistant.understanding.models import default_classifier, intent_model
 from tests.assistant.assistant_fakes import FakeRetriever
 
 BASE = "http://127.0.0.1:11434/v1"
@@ -225,7 +226,16 @@ class TestConfiguration:
             AssistantConfig.from_env({"ASSISTANT_INTENT_LLM": "si"})
 
     def test_without_the_opt_in_the_pipeline_keeps_the_trained_model(self) -> None:
-        assert build_intent_classifier(AssistantConfig()) is None
+        assert build_intent_classifier(AssistantConfig()) is default_classifier()
+
+    def test_opted_in_the_trained_model_the_config_names_is_the_fallback(
+            self, monkeypatch: pytest.MonkeyPatch) -> None:
+        for name, value in ENV.items():
+            monkeypatch.setenv(name, value)
+        built = build_intent_classifier(AssistantConfig(intent_model="ngram", intent_llm=True))
+        assert isinstance(built, ChatCompletionsIntentClassifier)
+        assert built._fallback is intent_model("ngram")
+        built.close()
 
     def test_opted_in_the_assistant_is_built_with_it(self, monkeypatch: pytest.MonkeyPatch,
                                                      any_store: object) -> None:

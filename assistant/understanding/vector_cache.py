@@ -1,0 +1,64 @@
+"""Training vectors kept on disk, so a process does not re-embed the utterance set to start.
+
+Embedding the training rows with MiniLM takes seconds on a laptop CPU; every replica, CLI run
+and test process would pay it again for the same rows and the same model. The vectors are a
+pure function of (model identity, texts), so that pair, hashed, names the file. Bias: the
+cache only ever saves time — a missing, unreadable, truncated or mismatched file is
+recomputed, and a directory that cannot be written is simply not used.
+
+Where: `BILLING_TOOLKIT_CACHE`, else `$XDG_CACHE_HOME/billing-toolkit`, else
+`~/.cache/billing-toolkit`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from billing_toolkit.assistant.retrieval.embedders.base import Embedder, Vectors
+
+ENV_CACHE = "BILLING_TOOLKIT_CACHE"
+_log = logging.getLogger(__name__)
+
+
+def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    if env.get(ENV_CACHE):
+        return Path(env[ENV_CACHE])
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "billing-toolkit"
+
+
+def cache_key(identity: str, texts: Sequence[str]) -> str:
+    digest = hashlib.sha256(identity.encode("utf-8"))
+    for text in texts:
+        digest.update(b"\0" + text.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def cached_vectors(embedder: Embedder, texts: Sequence[str],
+                   directory: Path | None = None) -> Vectors:
+    """`embedder.embed(texts)`, read from the cache when this exact pair was embedded before."""
+    folder = cache_directory() if directory is None else directory
+    path = folder / f"vectors-{cache_key(embedder.identity, texts)}.npy"
+    try:
+        vectors = np.load(path, allow_pickle=False)
+        if vectors.shape == (len(texts), embedder.dimension) and vectors.dtype == np.float32:
+            return vectors
+    except (OSError, ValueError):
+        pass
+    vectors = embedder.embed(texts)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".npy", delete=False) as handle:
+            np.save(handle, vectors, allow_pickle=False)
+        os.replace(handle.name, path)
+    except OSError as exc:
+        _log.debug("intent vector cache not written (%s)", type(exc).__name__)
+    return vectors
