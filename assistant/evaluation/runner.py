@@ -131,6 +131,9 @@ def _expectation_failures(turn: ExpectedTurn, result: TurnResult) -> list[str]:
         failures.append(f"expected {want}, got {got}")
     if turn.cites and not result.citations:
         failures.append("expected a cited knowledge-base chunk")
+    routed = next((r.decision for r in result.trace if r.stage == "intent"), "")
+    if turn.intent and tuple(routed.split("+")) != turn.intent:
+        failures.append(f"expected the route {'+'.join(turn.intent)}, got {routed or 'none'}")
     return failures
 
 

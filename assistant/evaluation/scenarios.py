@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.assistant.turn.result import Action
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios.yaml"
@@ -40,6 +41,10 @@ class ExpectedTurn:
     reason: EscalationReason | None = None
     identifier: IdentifierExpectation | None = None
     cites: bool = False
+    intent: tuple[str, ...] = ()
+    """The route(s) the turn must take, in order (`balance`, `balance+policy`); () = any. A
+    reply can be right for the wrong reason — a balance question answered with the greeting
+    is still a "reply" — so scenarios about understanding name the route."""
 
     @property
     def placeholders(self) -> list[str]:
@@ -69,7 +74,19 @@ def _turn(raw: Any, where: str) -> ExpectedTurn:
                             "`escalate REASON`, and identifier found|not_found") from exc
     if (action is Action.ESCALATE) != (reason is not None):
         raise ScenarioError(f"{where}: `escalate` needs a reason, and only it takes one")
-    return ExpectedTurn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)))
+    return ExpectedTurn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)),
+                        _intents(raw.get("intent"), where))
+
+
+def _intents(raw: Any, where: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    names = tuple(str(raw).split("+"))
+    unknown = [name for name in names if name not in {intent.value for intent in Intent}]
+    if not isinstance(raw, str) or unknown:
+        raise ScenarioError(f"{where}: `intent` must be routes joined by +, one of "
+                            f"{', '.join(i.value for i in Intent)}; got {raw!r}")
+    return names
 
 
 def _scenario(raw: Any, index: int) -> Scenario:

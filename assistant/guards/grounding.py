@@ -14,7 +14,8 @@ holds whatever narrator or model is plugged in. Two checks:
    - otherwise, if amount-shaped, its value with its sign (`45,00` = `45.00`, but `4.500`
      is not amount-shaped and never equals `45.00`, and `10,00` ≠ `-10.00`);
    - otherwise, an identifier of 7+ digits by digit equality with the same sign
-     (`V-12.345.678` = `V-12345678`, but `12345678` ≠ `-12345678`);
+     (`V-12.345.678` = `V-12345678`, but `12345678` ≠ `-12345678`) — with an evidence
+     identifier, never with an evidence amount's digits (`1110.207` ≠ `11.102,07`);
    - otherwise it is rejected.
 
 Signs and amounts are read by `text/amounts.py`, the reader the evaluation's judge shares:
@@ -133,7 +134,9 @@ class _Evidence:
         self._month_days = {(d.month, d.day) for d in self._dates} | {
             m.month_day for m in mentions if m.month_day is not None}
         self._amounts = {v for v in map(amount_value, tokens) if v is not None}
-        self._identifiers = {_identifier(t) for t in tokens} | {
+        # An amount is never an identifier: its digits alone would let a shifted decimal
+        # mark through (`1110.207` has the digits of `11.102,07`).
+        self._identifiers = {_identifier(t) for t in tokens if amount_value(t) is None} | {
             _identifier(m[0]) for m in _SPACED_IDENTIFIER.finditer(joined)}
 
     def supports_whole_amount(self, digits: str) -> bool:

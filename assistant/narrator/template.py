@@ -309,12 +309,25 @@ def _sentences(chunk: EvidenceChunk) -> list[str]:
     return units
 
 
+_ILLUSTRATION = re.compile(
+    r"\b(?:por ejemplo|ejemplo|for example|for instance|e\.g\.)|"
+    r"^(?:si|if) (?:tu|your)(?: \w+){1,3} (?:es|is|fuera|were) (?:el |the )?\d")
+
+
+def is_illustration(sentence: str) -> bool:
+    """A worked example inside a policy paragraph ("Si tu día es el 5, la factura emitida el
+    5 de marzo…", "For example, …"): its figures are made up, so they must never read as the
+    subscriber's."""
+    return bool(_ILLUSTRATION.search(fold(sentence)))
+
+
 def _answering_sentences(question: str, chunk: EvidenceChunk) -> list[str]:
     """The sentences of `chunk` that share the most content words with the question (at
     most `MAX_SENTENCES`, in the document's order); the chunk's opening ones when none does
-    (the retriever already judged the chunk relevant)."""
+    (the retriever already judged the chunk relevant). Illustrations are left out (the rule
+    they illustrate is quoted instead), unless the chunk has nothing else."""
     wanted = _content_words(question)
-    sentences = _sentences(chunk)
+    sentences = [s for s in _sentences(chunk) if not is_illustration(s)] or _sentences(chunk)
     scored = sorted(range(len(sentences)),
                     key=lambda i: (-len(wanted & _content_words(sentences[i])), i))
     best = [i for i in scored[:MAX_SENTENCES] if wanted & _content_words(sentences[i])]
@@ -336,8 +349,9 @@ def _policy_text(w: _Writer, request: NarrationRequest) -> tuple[str, str] | Non
     chunk = min(
         enumerate(policies), key=lambda ic: (-len(wanted & _content_words(ic[1].text)), ic[0])
     )[1]
-    body = " ".join(_answering_sentences(request.question, chunk))
-    if chunk.kind != "policy":
+    chosen = _answering_sentences(request.question, chunk)
+    body = " ".join(chosen)
+    if chunk.kind != "policy" or all(is_illustration(sentence) for sentence in chosen):
         body = w.t("Ejemplo ilustrativo (no corresponde a tu cuenta): ",
                    "Illustrative example (not your account): ") + body
     return body, chunk.chunk_id

@@ -9,7 +9,9 @@ templates); keyword rules stay only as high-precision overrides, tried first:
 2. an invoice number in the message → INVOICE (the number is a hard constraint), or
    BILL_CHANGE when the model reads "why is it higher";
 3. a message of courtesy words only → GREETING or THANKS;
-4. otherwise the model's label, when its probability reaches `MIN_CONFIDENCE`; below it the
+4. otherwise the model's label — when it reads a greeting or thanks, the label of the
+   message without the courtesy around it, if that is a confident question ("hola buenas,
+   ¿cuánto debo?" is a balance question; "hello there" stays a greeting), when its probability reaches `MIN_CONFIDENCE`; below it the
    message is a POLICY question, answered from the knowledge base or escalated NO_CONTEXT.
 
 Several intents in one message ("cuanto debo y como pago") are routed clause by clause
@@ -35,6 +37,7 @@ from billing_toolkit.assistant.understanding.keyword_classifier import (
     ACTIONS,
     BILL_INCREASE,
     short_courtesy,
+    without_courtesy,
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.segments import split_clauses
@@ -163,7 +166,7 @@ def route(message: str, identifiers: Sequence[Identifier] = (), *,
         match = pattern.search(text)
         if match:
             return _unsupported(capability, wants, match[0])
-    prediction = _classify(classifier, message)
+    prediction = _beyond_courtesy(classifier, message, text)
     invoices = [i for i in identifiers if i.kind is IdentifierKind.INVOICE]
     if invoices:
         if BILL_INCREASE.search(text) or (
@@ -177,6 +180,23 @@ def route(message: str, identifiers: Sequence[Identifier] = (), *,
     if prediction is None:
         return Route(Intent.POLICY, None)
     return _from_label(prediction, text)
+
+
+_COURTESY_LABELS = frozenset({IntentLabel.GREETING, IntentLabel.THANKS})
+
+
+def _beyond_courtesy(classifier: IntentClassifier | None, message: str,
+                     text: str) -> IntentPrediction | None:
+    """The model's reading of `message`, looking past a greeting or thanks around it."""
+    prediction = _classify(classifier, message)
+    core = without_courtesy(text)
+    if prediction is None or prediction.label not in _COURTESY_LABELS or core in ("", text):
+        return prediction
+    inner = _classify(classifier, core)
+    if inner is not None and inner.label not in _COURTESY_LABELS \
+            and inner.confidence >= MIN_CONFIDENCE:
+        return inner
+    return prediction
 
 
 def _classify(classifier: IntentClassifier | None, message: str) -> IntentPrediction | None:

@@ -61,12 +61,15 @@ _RULES: tuple[tuple[IntentLabel, re.Pattern[str]], ...] = (
         r"\b(?:mi plan|que plan tengo|plan (?:tengo|contratado)|mi velocidad|cuantos megas tengo)\b",
         r"\b(?:my plan|which plan do i have|what plan (?:do i have|am i on)|my speed)\b")),
 )
-_GREETING = re.compile(
-    r"\W*(?:(?:hola|buenas|buenos dias|buenas tardes|buenas noches|saludos|hi|hello|hey|"
-    r"good morning|good afternoon)\W*)+")
-_THANKS = re.compile(
-    r"\W*(?:(?:gracias|muchas gracias|mil gracias|ok|okay|listo|perfecto|dale|chao|adios|"
-    r"thanks|thank you|thx|bye|goodbye)\W*)+")
+_GREETING_WORDS = (r"hola|buenas|buenos dias|buen dia|buenas tardes|buenas noches|saludos|hi|"
+                   r"hello|hey|good morning|good afternoon")
+_THANKS_WORDS = (r"gracias|muchas gracias|mil gracias|ok|okay|listo|perfecto|dale|chao|adios|"
+                 r"thanks|thank you|thx|bye|goodbye")
+_GREETING = re.compile(rf"\W*(?:(?:{_GREETING_WORDS})\W*)+")
+_THANKS = re.compile(rf"\W*(?:(?:{_THANKS_WORDS})\W*)+")
+_COURTESY_EDGES = re.compile(
+    rf"^\W*(?:(?:{_GREETING_WORDS}|{_THANKS_WORDS})\b\W*)+|"
+    rf"(?:\W+(?:{_GREETING_WORDS}|{_THANKS_WORDS})\b)+\W*$")
 
 
 def short_courtesy(text: str) -> IntentLabel | None:
@@ -76,6 +79,13 @@ def short_courtesy(text: str) -> IntentLabel | None:
     if _THANKS.fullmatch(text):
         return IntentLabel.THANKS
     return None
+
+
+def without_courtesy(text: str) -> str:
+    """The folded `text` without the courtesy words around the question: "hola buenas,
+    cuanto debo? gracias" is a balance question, and the greeting must not outvote it.
+    Empty when the text is courtesy only (`short_courtesy` answers those)."""
+    return _COURTESY_EDGES.sub(" ", text).strip()
 
 
 class KeywordClassifier:

@@ -186,3 +186,16 @@ def test_every_unsupported_item_is_listed_once_in_order() -> None:
 
 def test_an_answer_without_figures_or_citations_is_grounded() -> None:
     assert verify("Con gusto te ayudo.").grounded
+
+
+@pytest.mark.parametrize("shifted", ["1110.207", "1110,207", "111.0207", "1.110.207"])
+def test_a_shifted_decimal_mark_is_not_backed_by_the_amounts_digits(shifted: str) -> None:
+    """The magnitude fault the suite injects: `11.102,07` → `1110.207` has the same seven
+    digits, and digit equality is for identifiers, never for amounts."""
+    evidence = "Balance: amount due VES 11102.07; overdue VES 11102.07."
+    assert not verify(f"Debes Bs. {shifted}.", evidence).grounded
+    assert verify("Debes Bs. 11.102,07.", evidence).grounded
+
+
+def test_an_identifier_is_still_backed_by_its_digits_next_to_amounts() -> None:
+    assert verify("Tu cédula V-12.345.678 y tu saldo USD 45,00.", BALANCE, CUSTOMER).grounded

@@ -12,6 +12,7 @@ from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
 from billing_toolkit.assistant.retrieval.embedders.base import Vectors
 from billing_toolkit.assistant.retrieval.embedders.minilm import load_model
 from billing_toolkit.assistant.runtime import AssistantConfig
+from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding import models
 from billing_toolkit.assistant.understanding.classifier import IntentPrediction, prediction_from
 from billing_toolkit.assistant.understanding.embedding_classifier import EmbeddingClassifier
@@ -19,6 +20,7 @@ from billing_toolkit.assistant.understanding.ensemble import EnsembleClassifier
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import (
     DEFAULT_WHEN_EMBEDDINGS,
+    ENSEMBLE_WEIGHTS,
     INTENT_MODELS,
     available_models,
     check_model_name,
@@ -26,10 +28,12 @@ from billing_toolkit.assistant.understanding.models import (
     default_model_name,
     intent_model,
 )
+from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
 from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
 from billing_toolkit.assistant.understanding.report import IntentReport, measure
-from billing_toolkit.assistant.understanding.utterances import load_utterances
+from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
 from billing_toolkit.assistant.understanding.vector_cache import cache_key, cached_vectors
+from billing_toolkit.assistant.understanding.weighting import fit_weights
 
 
 def test_the_shipped_default_is_the_model_the_held_out_figures_choose() -> None:
@@ -201,3 +205,49 @@ def test_the_embedding_model_reads_meaning_the_n_grams_do_not_share() -> None:
     semantic = EmbeddingClassifier(load_utterances().train, MiniLMEmbedder())
     assert semantic.classify("my connection died this morning").label \
         is IntentLabel.SERVICE_DOWN
+
+
+def test_the_ensemble_weighs_each_language_by_its_own_weights() -> None:
+    lexical = Fixed("a", {IntentLabel.BALANCE: 1.0})
+    semantic = Fixed("b", {IntentLabel.POLICY: 1.0})
+    weights = {Language.SPANISH: (3, 1), Language.ENGLISH: (1, 3)}
+    voted = EnsembleClassifier([lexical, semantic], weights)
+    spanish, english = voted.classify("cuanto debo de mi factura"), voted.classify(
+        "what is my balance")
+    assert (spanish.label, spanish.confidence) == (IntentLabel.BALANCE, pytest.approx(0.75))
+    assert (english.label, english.confidence) == (IntentLabel.POLICY, pytest.approx(0.75))
+
+
+@pytest.mark.parametrize("weights", [(1.0,), (1.0, -0.5), (0.0, 0.0), (1.0, float("nan"))])
+def test_weights_that_cannot_weigh_are_refused(weights: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError, match="ensemble weights must be 2 non-negative numbers"):
+        EnsembleClassifier([Fixed("a", {IntentLabel.BALANCE: 1.0}),
+                            Fixed("b", {IntentLabel.POLICY: 1.0})], {Language.SPANISH: weights})
+
+
+class Oracle:
+    """Right on the rows of one language, wrong (always `off_topic`) on the others."""
+
+    def __init__(self, rows: Sequence[Utterance], language: Language) -> None:
+        self.name, self.language = f"oracle-{language}", language
+        self.truth = {row.text: row.label for row in load_utterances().rows}
+
+    def classify(self, message: str) -> IntentPrediction:
+        right = detect_language(message) is self.language
+        return prediction_from({self.truth[message] if right else IntentLabel.OFF_TOPIC: 1.0})
+
+
+def test_the_fitted_weights_follow_the_model_that_is_right_in_each_language() -> None:
+    rows = load_utterances().train[::7]
+    weights = fit_weights(rows, lambda r: Oracle(r, Language.SPANISH),
+                          lambda r: Oracle(r, Language.ENGLISH), folds=3)
+    assert weights[Language.SPANISH][1] < 0.5 < weights[Language.ENGLISH][1]
+
+
+def test_the_shipped_weights_are_the_ones_cross_validation_fits_on_the_train_split() -> None:
+    """Never fitted on the test split; re-fitted here so a changed utterance set cannot leave
+    stale weights behind."""
+    embedder = MiniLMEmbedder()
+    fitted = fit_weights(load_utterances().train, NgramClassifier,
+                         lambda rows: EmbeddingClassifier(rows, embedder))
+    assert fitted == ENSEMBLE_WEIGHTS

@@ -161,6 +161,27 @@ class TestPolicy:
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=(chunk,))
         assert "Ejemplo ilustrativo (no corresponde a tu cuenta)" in reply
 
+    @pytest.mark.parametrize("illustration", [
+        "Si tu día es el 5, la factura emitida el 5 de marzo cubre del 5 de marzo al 4 de abril.",
+        "Por ejemplo, una factura emitida el 5 de enero vence el 20 de enero.",
+        "If your billing day is the 12th, the invoice of 12 May covers 12 May to 11 June.",
+        "For example, a USD 32.48 invoice paid late costs USD 1.62 more.",
+    ])
+    def test_a_worked_example_inside_a_policy_paragraph_is_left_out(
+            self, illustration: str) -> None:
+        chunk = EvidenceChunk("es-c", "La factura cubre desde tu día de facturación hasta el "
+                              "día anterior al siguiente. " + illustration, "es")
+        request = NarrationRequest("¿qué período cubre la factura?", Language.SPANISH,
+                                   Intent.POLICY, None, (), (chunk,))
+        reply = TemplateNarrator().narrate(request).reply
+        assert illustration not in reply and "hasta el día anterior al siguiente" in reply
+
+    def test_a_chunk_of_illustrations_only_is_quoted_labelled(self) -> None:
+        chunk = EvidenceChunk("es-d", "Por ejemplo, una factura emitida el 5 de enero vence el "
+                              "20 de enero.", "es")
+        reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=(chunk,))
+        assert reply.startswith("Según nuestras políticas: Ejemplo ilustrativo (no corresponde")
+
     def test_no_chunk_is_a_narration_error(self) -> None:
         with pytest.raises(NarrationError, match="knowledge-base chunk"):
             narrate(Intent.POLICY)

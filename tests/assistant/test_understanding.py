@@ -112,6 +112,20 @@ def test_the_issue_messages_route_where_they_should(message: str, intents: list[
     assert [p.route.intent for p in parts] == intents
 
 
+@pytest.mark.parametrize(("message", "intent"), [
+    ("hola buenas, cuanto debo?", Intent.BALANCE),
+    ("buenos días! ¿qué plan tengo?", Intent.PLAN),
+    ("hey, why is my bill higher this month? thanks", Intent.BILL_CHANGE),
+    ("ok gracias, y cuando fue mi ultimo pago", Intent.LAST_PAYMENT),
+    ("hola", Intent.GREETING),
+    ("hello there", Intent.GREETING),
+    ("buenas buenas, qué tal", Intent.GREETING),
+    ("listo, muchas gracias", Intent.THANKS),
+])
+def test_courtesy_around_a_question_does_not_outvote_it(message: str, intent: Intent) -> None:
+    assert [p.route.intent for p in route_parts(message)] == [intent]
+
+
 def test_a_cancellation_says_what_the_subscriber_wants() -> None:
     assert route_parts("quiero cancelar mi plan")[0].route.wants == (
         "cancelar el servicio / cancel the service")
