@@ -24,17 +24,19 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from billing_toolkit.assistant.retrieval.stemming import word_stems
 from billing_toolkit.assistant.retrieval.stopwords import STOPWORDS
 from billing_toolkit.assistant.text.amounts import amount_value
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind, find_identifiers
 
-ANALYZER_VERSION = "3"
+ANALYZER_VERSION = "4"
 """Bumped whenever the terms produced for the same text change; a store indexed by another
 version must be rebuilt, or queries would look for terms its rows do not hold
 (2: identifiers detected by :mod:`billing_toolkit.assistant.text.identifiers`; 3: amounts read
 by :mod:`billing_toolkit.assistant.text.amounts`, so ``45,5`` is ``45.5``, and words folded by
-:func:`billing_toolkit.assistant.text.folding.fold`)."""
+:func:`billing_toolkit.assistant.text.folding.fold`; 4: words indexed under their Spanish and
+English Snowball stems, :mod:`billing_toolkit.assistant.retrieval.stemming`)."""
 
 _EVERY_KIND = frozenset(IdentifierKind)
 _WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
@@ -46,11 +48,19 @@ class QueryTerms:
     """What a query asks the full-text index for.
 
     ``identifiers`` are canonical identifier terms (always searched on their own, never
-    AND-ed with the words); ``words`` are the content words, stopwords removed.
+    AND-ed with the words); ``words`` are the terms of the content words, stopwords removed:
+    a number as one term, a word as its stems. ``groups`` says which terms stand for the same
+    word of the question (``reconecten`` → ``("reconect", "reconecten")``), so "every word
+    is in the chunk" means one term of each group; left empty, each word is its own group.
     """
 
     identifiers: tuple[str, ...]
     words: tuple[str, ...]
+    groups: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.groups:
+            object.__setattr__(self, "groups", tuple((word,) for word in self.words))
 
     @property
     def all_terms(self) -> tuple[str, ...]:
@@ -84,12 +94,12 @@ def canonical_number(token: str) -> str:
 
 
 def fold_plural(word: str) -> str:
-    """A deliberately light stemmer for Spanish and English plurals.
+    """A deliberately light stemmer for Spanish and English plurals, for the lexical embedder.
 
     ``facturas``/``factura``, ``pagos``/``pago``, ``fees``/``fee``, ``reconexiones``/
-    ``reconexion`` meet; nothing else is touched. A full Snowball stemmer needs the query's
-    language, which a WhatsApp message does not declare, and over-stemming merges words an
-    operator keeps apart (``cargo``/``carga``). When in doubt this leaves a word alone.
+    ``reconexion`` meet; nothing else is touched. The full-text index stems for real
+    (:mod:`billing_toolkit.assistant.retrieval.stemming`); the embedder's character n-grams
+    already forgive suffixes, and its vectors stay those of ``hashing-char345-v1``.
     """
     if len(word) > 5 and word.endswith("iones"):
         return word[:-2]
@@ -110,12 +120,14 @@ def _identifier_terms(text: str) -> Iterator[tuple[Identifier, str]]:
             yield identifier, identifier.normalized.lower()
 
 
-def _words(text: str) -> Iterator[str]:
+def _tokens(text: str) -> Iterator[tuple[str, bool]]:
+    """The content tokens of ``text``, folded, each with whether it is a number: a number is
+    spelled once per value (:func:`canonical_number`) and never stemmed."""
     for raw in _WORD.findall(fold(text)):
         if raw[0].isdigit():
-            yield canonical_number(raw)
+            yield canonical_number(raw), True
         elif len(raw) > 1 and raw not in STOPWORDS:
-            yield fold_plural(raw)
+            yield raw, False
 
 
 def content_words(text: str) -> list[str]:
@@ -123,26 +135,50 @@ def content_words(text: str) -> list[str]:
 
     Identifiers are *not* recognised here; this is the view the lexical embedder uses.
     """
-    return list(_words(text))
+    return [token if number else fold_plural(token) for token, number in _tokens(text)]
+
+
+def _term_groups(text: str) -> Iterator[tuple[str, ...]]:
+    for token, number in _tokens(text):
+        yield (token,) if number else word_stems(token)
 
 
 def analyze_query(text: str) -> QueryTerms:
-    """Split a query into canonical identifiers and content words, each once, in order."""
+    """Split a query into canonical identifiers and content-word terms, each once, in order.
+
+    Identifiers are cut out of the text before any word is stemmed, so an invoice number, a
+    cédula or a plan code is only ever its exact canonical term.
+    """
     identifiers: dict[str, None] = {}
-    words: dict[str, None] = {}
+    groups: dict[tuple[str, ...], None] = {}
     cursor = 0
     for identifier, term in _identifier_terms(text):
-        words.update(dict.fromkeys(_words(text[cursor : identifier.start])))
+        groups.update(dict.fromkeys(_term_groups(text[cursor : identifier.start])))
         identifiers[term] = None
         digits = _identifier_digits(identifier.kind, term)
         if digits:
-            words[digits] = None
+            groups[(digits,)] = None
         cursor = identifier.end
-    words.update(dict.fromkeys(_words(text[cursor:])))
-    return QueryTerms(tuple(identifiers), tuple(w for w in words if w not in identifiers))
+    groups.update(dict.fromkeys(_term_groups(text[cursor:])))
+    kept = [g for g in (tuple(t for t in group if t not in identifiers) for group in groups) if g]
+    words = tuple(dict.fromkeys(term for group in kept for term in group))
+    return QueryTerms(tuple(identifiers), words, tuple(dict.fromkeys(kept)))
 
 
-def index_terms(text: str) -> list[str]:
-    """The distinct terms under which a chunk is indexed, sorted for a stable index row."""
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """What a store keeps of a chunk's text: its distinct terms, sorted for a stable row, and
+    its length for BM25 in distinct *words* (identifiers, numbers, words), not terms.
+
+    Why words: a word has one term or two (its Spanish and English stems differ more often
+    for Spanish words), so counting terms would make a Spanish chunk "longer" than its
+    English twin of the same text and rank it lower for no reason a reader would see.
+    """
+
+    terms: tuple[str, ...]
+    length: int
+
+
+def index_entry(text: str) -> IndexEntry:
     query = analyze_query(text)
-    return sorted(set(query.all_terms))
+    return IndexEntry(tuple(sorted(set(query.all_terms))), len(query.identifiers) + len(query.groups))

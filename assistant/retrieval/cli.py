@@ -190,8 +190,9 @@ def _print_results(console: Console, explanation: SearchExplanation) -> None:
 
 def _print_explanation(console: Console, explanation: SearchExplanation) -> None:
     terms = explanation.terms
+    words = ", ".join("/".join(group) for group in terms.groups)  # a word's stems: cort/cortan
     console.print(
-        f"identifiers: {', '.join(terms.identifiers) or '-'}   words: {', '.join(terms.words) or '-'}",
+        f"identifiers: {', '.join(terms.identifiers) or '-'}   words: {words or '-'}",
         highlight=False,
         markup=False,
     )

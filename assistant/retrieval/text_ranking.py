@@ -54,7 +54,7 @@ class TextMatch:
 @dataclass(frozen=True, slots=True)
 class TermPostings:
     """The chunks indexed under one term: their keys and, position for position, their number
-    of distinct terms (BM25's document length)."""
+    of distinct words (BM25's document length, see ``analysis.IndexEntry``)."""
 
     keys: Keys
     lengths: Keys
@@ -80,7 +80,7 @@ BM25_DECIMALS = 9
 
 @dataclass(frozen=True, slots=True)
 class CorpusStats:
-    """What BM25 needs about the whole store: chunk count and mean distinct terms per chunk."""
+    """What BM25 needs about the whole store: chunk count and mean distinct words per chunk."""
 
     chunks: int
     average_terms: float
@@ -181,5 +181,6 @@ def _describe(
         score=score,
         identifiers=tuple(i for i in query.identifiers if present[i][row]),
         words=found_words,
-        all_words=bool(query.words) and len(found_words) == len(query.words),
+        all_words=bool(query.groups)
+        and all(any(present[term][row] for term in group) for group in query.groups),
     )

@@ -206,6 +206,22 @@ def _classify(classifier: IntentClassifier | None, message: str) -> IntentPredic
     return classifier.classify(message)
 
 
+_IDENTIFIER_STATEMENT = re.compile(
+    r"^(?:y |and |,)?\s*(?:mi |my |el |la |the |este es |this is )?(?:numero de |number of )?"
+    r"(?:cuenta|cedula|cedula de identidad|rif|telefono|numero|account|id|national id|phone|"
+    r"factura|invoice)(?: number| de cuenta)?\s*(?:es|is|:|=)?\s*$")
+
+
+def states_identifier(clause: str, identifiers: Sequence[Identifier]) -> bool:
+    """Whether `clause` only says which account, ID or invoice it is about ("mi cuenta es
+    1000004821", "my ID: V-12345678"): context for the other clauses, not a question of its
+    own — read alone, its digits look like a payment reference."""
+    text = clause
+    for identifier in identifiers:
+        text = text.replace(identifier.literal, " ")
+    return bool(_IDENTIFIER_STATEMENT.match(" ".join(fold(text).split())))
+
+
 _ANSWERABLE_TOGETHER = frozenset({Intent.BALANCE, Intent.INVOICES, Intent.LAST_PAYMENT,
                                   Intent.PLAN, Intent.BILL_CHANGE, Intent.SERVICE,
                                   Intent.POLICY, Intent.UNSUPPORTED, Intent.INVOICE})
@@ -225,6 +241,8 @@ def route_parts(message: str, identifiers: Sequence[Identifier] = (), *,
     parts: list[RoutedPart] = []
     for clause in clauses:
         own = [i for i in identifiers if i.literal in clause]
+        if own and states_identifier(clause, own):
+            continue
         routed = route(clause, own, classifier=classifier)
         if routed.cue is None or routed.intent not in _ANSWERABLE_TOGETHER:
             continue

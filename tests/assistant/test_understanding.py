@@ -126,6 +126,18 @@ def test_courtesy_around_a_question_does_not_outvote_it(message: str, intent: In
     assert [p.route.intent for p in route_parts(message)] == [intent]
 
 
+@pytest.mark.parametrize(("message", "intents"), [
+    ("mi cuenta es 1000004821 y mi cédula V-12345678, ¿cuánto debo?", [Intent.BALANCE]),
+    ("my account is 1000004821. how much do I owe?", [Intent.BALANCE]),
+    ("mi número de cuenta: 1000004821; ¿qué plan tengo?", [Intent.PLAN]),
+])
+def test_a_clause_that_only_names_the_account_is_context_not_a_question(
+        message: str, intents: list[Intent]) -> None:
+    """Read alone, "mi cuenta es 1000004821" looks like a payment reference to the model."""
+    parts = route_parts(message, find_identifiers(message))
+    assert [p.route.intent for p in parts] == intents
+
+
 def test_a_cancellation_says_what_the_subscriber_wants() -> None:
     assert route_parts("quiero cancelar mi plan")[0].route.wants == (
         "cancelar el servicio / cancel the service")

@@ -31,7 +31,7 @@ def test_ingest_then_search_a_file_store(
 def test_explain_shows_each_leg_and_the_prune_decision(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "kb", "search", "¿cuánto cuesta la reconexión?", "--explain")
     assert code == 0
-    assert "prune cut-off" in out and "words: cuesta, reconexion" in out
+    assert "prune cut-off" in out and "words: cuest/cuesta, reconexion" in out
     assert "kept: within margin" in out and "pruned: below margin" in out
     assert "es/suspension-y-reconexion.md#" in out
 

@@ -107,17 +107,23 @@ def test_a_file_store_is_reused_without_re_embedding(tmp_path) -> None:  # type:
 def test_a_file_store_indexed_by_another_analyzer_is_rebuilt(
     tmp_path: Path, write_docs: Callable[[dict[str, str]], Path]
 ) -> None:
-    """Terms from an older analyzer would miss identifiers a new query asks for."""
-    folder = write_docs({"es/a.md": "# A\n\n## Fiscal\n\nRIF J\u201312345678\u20139.\n"})
+    """Terms from an older analyzer would miss what a new query asks for: a cache file
+    written before stemming (analyzer 3) holds "reconectar" only, never the stem "reconecten"
+    meets. Re-opening it with the knowledge folder rebuilds it under the new terms."""
+    folder = write_docs(
+        {"es/a.md": "# A\n\n## Cómo reconectar\n\nPaga el total. RIF J\u201312345678\u20139.\n"}
+    )
     dsn = f"sqlite:///{tmp_path}/kb.sqlite3"
     open_retriever(dsn, knowledge=folder).close()
     with sqlite3.connect(tmp_path / "kb.sqlite3") as db:
-        db.execute("UPDATE kb_meta SET value = '1' WHERE key = 'analyzer'")
+        db.execute("UPDATE kb_meta SET value = '3' WHERE key = 'analyzer'")
+        db.execute("UPDATE kb_terms SET terms = 'reconectar paga total rif j-12345678-9'")
     with pytest.raises(StoreError, match="re-ingest"):
         open_retriever(dsn, knowledge=None)
     with open_retriever(dsn, knowledge=folder) as rebuilt:
-        [found] = rebuilt.search("J-12345678-9")
-    assert found.matched_by_text
+        for question in ("J-12345678-9", "para que me reconecten"):
+            [found] = rebuilt.search(question)
+            assert found.matched_by_text, question
 
 
 def test_a_search_sees_what_was_written_after_the_previous_search(

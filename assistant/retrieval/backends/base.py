@@ -77,7 +77,7 @@ class ChunkStore(Protocol):
 
     def postings(self, terms: Sequence[str]) -> dict[str, TermPostings]:
         """For each term found, the chunks indexed under it (exact term equality) as keys,
-        each with its number of distinct terms (BM25's document length)."""
+        each with its number of distinct words (BM25's document length)."""
         ...
 
     def chunk_ids_of(self, keys: Keys) -> list[str]:

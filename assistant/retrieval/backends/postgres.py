@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from billing_toolkit.assistant.retrieval.analysis import index_terms
+from billing_toolkit.assistant.retrieval.analysis import index_entry
 from billing_toolkit.assistant.retrieval.backends.base import (
     current_embedder,
     nearest_key,
@@ -138,13 +138,14 @@ class PostgresStore:
             cursor.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS kb_chunks_load (chunk_id text, document text,"
                 " heading_path jsonb, language text, text text, term_list text[],"
-                " embedding vector) ON COMMIT DELETE ROWS"
+                " term_count integer, embedding vector) ON COMMIT DELETE ROWS"
             )
             with cursor.copy(
                 "COPY kb_chunks_load (chunk_id, document, heading_path, language, text,"
-                " term_list, embedding) FROM STDIN"
+                " term_list, term_count, embedding) FROM STDIN"
             ) as copy:
                 for chunk, vector in zip(chunks, vectors, strict=True):
+                    entry = index_entry(chunk.searchable_text)
                     copy.write_row(
                         (
                             chunk.chunk_id,
@@ -152,14 +153,15 @@ class PostgresStore:
                             json.dumps(chunk.heading_path, ensure_ascii=False),
                             chunk.language,
                             chunk.text,
-                            index_terms(chunk.searchable_text),
+                            list(entry.terms),
+                            entry.length,
                             np.asarray(vector, dtype=np.float32),
                         )
                     )
             cursor.execute(
                 "INSERT INTO kb_chunks (chunk_id, document, heading_path, language, text, terms,"
                 " term_count, embedding) SELECT chunk_id, document, heading_path, language, text,"
-                " array_to_tsvector(term_list), cardinality(term_list), embedding"
+                " array_to_tsvector(term_list), term_count, embedding"
                 " FROM kb_chunks_load"
             )
             self._refresh_stats(cursor)

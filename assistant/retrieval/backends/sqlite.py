@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from billing_toolkit.assistant.retrieval.analysis import index_terms
+from billing_toolkit.assistant.retrieval.analysis import index_entry
 from billing_toolkit.assistant.retrieval.backends.base import (
     SCORE_DECIMALS,
     current_embedder,
@@ -115,7 +115,7 @@ class SqliteStore:
     def add(self, chunks: Sequence[Chunk], vectors: Vectors) -> None:
         with self._write() as db:
             for chunk, vector in zip(chunks, vectors, strict=True):
-                terms = index_terms(chunk.searchable_text)
+                entry = index_entry(chunk.searchable_text)
                 cursor = db.execute(
                     "INSERT INTO kb_chunks (chunk_id, document, heading_path, language, text,"
                     " term_count, embedding) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -125,13 +125,13 @@ class SqliteStore:
                         json.dumps(chunk.heading_path, ensure_ascii=False),
                         chunk.language,
                         chunk.text,
-                        len(terms),
+                        entry.length,
                         np.asarray(vector, dtype=np.float32).tobytes(),
                     ),
                 )
                 db.execute(
                     "INSERT INTO kb_terms (rowid, terms) VALUES (?, ?)",
-                    (cursor.lastrowid, " ".join(terms)),
+                    (cursor.lastrowid, " ".join(entry.terms)),
                 )
 
     def build_indexes(self) -> None:
