@@ -9,7 +9,6 @@ the test's tmp_path as artefacts.
 from __future__ import annotations
 
 import random
-import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -21,7 +20,9 @@ import uvicorn
 
 from billing_toolkit.assistant.channel import ChannelConfig, create_channel_app, sign
 from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.understanding.models import default_classifier
 from tests.assistant.assistant_fakes import MARIA_PHONE, FakeCapabilities
+from tests.browser import ARGS, CHROMIUM, WAIT_MS, sync_api
 from tests.channel.conftest import BUDGET, Factory
 from tests.channel.whatsapp import (
     FIBRA_AGENT,
@@ -33,23 +34,14 @@ from tests.channel.whatsapp import (
     text_message,
 )
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-WAIT_MS = 10_000
-"""The longest any step may wait: the page polls every 2 s."""
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
-                               "(pip install -e '.[dev]')")
-if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
-    pytest.skip(f"{CHROMIUM} is missing: `make install` installs Debian's chromium",
-                allow_module_level=True)
-
 
 @pytest.fixture
 def live_url(config: ChannelConfig, store: SqlConversationStore, graph: FakeGraph,
              factory: Factory) -> Iterator[str]:
-    """The service on a loopback port for the length of the test."""
+    """The service on a loopback port for the length of the test. The intent model is
+    trained first, as `billing-assistant serve` does before it listens: a cold first turn
+    would otherwise spend the page's bounded wait on loading torch."""
+    default_classifier()
     app = create_channel_app(config, store, factory, http=graph.client(),
                              sleep=RecordedSleep(), rng=random.Random(3), budget=BUDGET,
                              workers=2)

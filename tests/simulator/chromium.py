@@ -1,38 +1,18 @@
-"""Debian's chromium, driven by Playwright, for the simulator's browser tests.
-
-Never `playwright install` (no browser download works here): the system executable that
-`make install` puts in /usr/bin. A module that imports this skips, with the reason, only
-where that browser or the playwright package is missing.
+"""The simulator's browser-test helpers: an app served on loopback, a page that may reach
+loopback only. The browser itself (and the skip where it is missing) is `tests/browser.py`.
 """
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.applications import Starlette
 
 from billing_toolkit.simulator.server import serve_in_thread
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-WAIT_MS = 10_000
-"""The longest any step may wait (the console polls every 1.5 s)."""
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
-)
-if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
-    pytest.skip(
-        f"{CHROMIUM} is missing: `make install` installs Debian's chromium",
-        allow_module_level=True,
-    )
+from tests.browser import ARGS, CHROMIUM, WAIT_MS, sync_api
 
 
 @contextmanager
