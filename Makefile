@@ -6,15 +6,18 @@
 VENV   := .venv
 PYTHON := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# Each top-level package folder is a distribution of its own (`<folder>/pyproject.toml`, code in
+# `<folder>/src/billing_toolkit/<folder>/`); the root pyproject is the meta-distribution over them.
+DISTRIBUTIONS := contract webconsole client simulator conformance assistant pytest_plugin
 
 .PHONY: install run test test-fast models lint-contract bench
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(foreach dist,$(DISTRIBUTIONS),$(dist)/pyproject.toml)
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	# The CPU build of torch first, so the embeddings extra never drags in a multi-GB CUDA build.
 	$(PYTHON) -m pip install --quiet 'torch==2.13.0'
-	$(PYTHON) -m pip install --quiet -e '.[dev,embeddings,postgres-embedded]'
+	$(PYTHON) -m pip install --quiet $(foreach dist,$(DISTRIBUTIONS),-e ./$(dist)) '.[dev,embeddings,postgres-embedded]'
 	touch $(STAMP)
 
 # The agents' inbox's browser test drives Debian's chromium through Playwright (never

@@ -1,24 +1,7 @@
-"""Conformance kit: checks any billing API's base URL against `contract/openapi.yaml`.
+"""Not a package: this folder is the `billing-toolkit-conformance` distribution, whose code is `billing_toolkit.conformance`.
 
-The command line is `billing-contract verify` (see README.md beside this file); from
-Python, build settings and run:
-
-    settings = build_settings({...}, known_checks=CHECK_NAMES)
-    report = run_kit(settings)
+Imported by its bare name from a checkout, the folder would load a second copy of every module
+(with classes that are not the installed ones), so it refuses: import `billing_toolkit.conformance`.
 """
 
-from billing_toolkit.conformance.errors import KitError
-from billing_toolkit.conformance.outcome import CheckOutcome, Status
-from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
-from billing_toolkit.conformance.settings import KitSettings, build_settings
-
-__all__ = [
-    "CHECK_NAMES",
-    "CheckOutcome",
-    "KitError",
-    "KitSettings",
-    "RunReport",
-    "Status",
-    "build_settings",
-    "run_kit",
-]
+raise ImportError("'conformance' is the folder of the billing-toolkit-conformance distribution: import billing_toolkit.conformance")

@@ -1,12 +1,7 @@
-"""The contract kernel: `contract/openapi.yaml` read once into the facts every package shares.
+"""Not a package: this folder is the `billing-toolkit-contract` distribution, whose code is `billing_toolkit.contract`.
 
-The simulator serves these operations, the client calls them, the conformance kit checks them
-and the assistant reads the identifiers they define; none of them reads the document again by
-hand. Data (the OpenAPI documents) lives beside this module, so an installed package and a
-source checkout find the same files.
+Imported by its bare name from a checkout, the folder would load a second copy of every module
+(with classes that are not the installed ones), so it refuses: import `billing_toolkit.contract`.
 """
 
-from billing_toolkit.contract.document import ContractError
-from billing_toolkit.contract.paths import ADMIN_OPENAPI_PATH, CONTRACT_DIR, OPENAPI_PATH
-
-__all__ = ["ADMIN_OPENAPI_PATH", "CONTRACT_DIR", "OPENAPI_PATH", "ContractError"]
+raise ImportError("'contract' is the folder of the billing-toolkit-contract distribution: import billing_toolkit.contract")

@@ -1,22 +1,7 @@
-"""The simulator inside your own pytest suite.
+"""Not a package: this folder is the `billing-toolkit-pytest-plugin` distribution, whose code is `billing_toolkit.pytest_plugin`.
 
-Installing the package registers the plugin (`billing_toolkit.pytest_plugin.plugin`), which gives
-every test two fixtures: `billing_sim` (in-process, no socket, virtual time) and
-`billing_sim_server` (uvicorn on loopback, for socket faults). Both yield a `BillingSim`;
-see `pytest_plugin/README.md`. Outside pytest, `open_billing_sim` opens one.
+Imported by its bare name from a checkout, the folder would load a second copy of every module
+(with classes that are not the installed ones), so it refuses: import `billing_toolkit.pytest_plugin`.
 """
 
-from billing_toolkit.pytest_plugin.faults import SOCKET_KINDS, LoopbackRequired
-from billing_toolkit.pytest_plugin.handle import BillingSim
-from billing_toolkit.pytest_plugin.options import OptionError, SimOptions
-from billing_toolkit.pytest_plugin.session import SharedDatasetModified, open_billing_sim
-
-__all__ = [
-    "SOCKET_KINDS",
-    "BillingSim",
-    "LoopbackRequired",
-    "OptionError",
-    "SharedDatasetModified",
-    "SimOptions",
-    "open_billing_sim",
-]
+raise ImportError("'pytest_plugin' is the folder of the billing-toolkit-pytest-plugin distribution: import billing_toolkit.pytest_plugin")

@@ -1,13 +1,7 @@
-"""The chrome both web consoles share: the agents' inbox (`assistant/channel/console/`) and
-the QA console (`simulator/console/`).
+"""Not a package: this folder is the `billing-toolkit-webconsole` distribution, whose code is `billing_toolkit.webconsole`.
 
-- `headers.py`: the private-page headers on every answer (no-store, CSP, nosniff, frame deny,
-  no referrer).
-- `session.py`: the signed, timestamped session cookie and the HMAC CSRF token per random sid;
-  each console decides what its session holds.
-- `static/console.js`: the poller that refreshes the regions marked `data-live`;
-  `static_files()` serves it next to each console's own files.
-
-It imports nothing else of the toolkit (enforced in pyproject.toml), so the simulator and the
-assistant can both use it without seeing each other.
+Imported by its bare name from a checkout, the folder would load a second copy of every module
+(with classes that are not the installed ones), so it refuses: import `billing_toolkit.webconsole`.
 """
+
+raise ImportError("'webconsole' is the folder of the billing-toolkit-webconsole distribution: import billing_toolkit.webconsole")

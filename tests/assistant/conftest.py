@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from assistant_fakes import (
+from tests.assistant.assistant_fakes import (
     TENANT,
     FakeCapabilities,
     FakeRetriever,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from assistant_fakes import yaml_file
+from tests.assistant.assistant_fakes import yaml_file
 
 from billing_toolkit.assistant.commands.eval_cli import run_evaluation
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from assistant_fakes import _bill_change, _invoice, _invoice_evidence
+from tests.assistant.assistant_fakes import _bill_change, _invoice, _invoice_evidence
 
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault, corrupt
 from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier

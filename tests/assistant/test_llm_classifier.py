@@ -13,7 +13,7 @@ import logging
 import httpx
 import pytest
 import respx
-from assistant_fakes import MARIA_PHONE, PipelineFactory
+from tests.assistant.assistant_fakes import MARIA_PHONE, PipelineFactory
 
 from billing_toolkit.assistant.narrator.chat_completions import ChatCompletionsConfig
 from billing_toolkit.assistant.runtime import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from assistant_fakes import JOSE_PHONE, MARIA_PHONE, FakeCapabilities, PipelineFactory
+from tests.assistant.assistant_fakes import JOSE_PHONE, MARIA_PHONE, FakeCapabilities, PipelineFactory
 
 from billing_toolkit.assistant.evaluation.narration_faults import (
     FaultyNarrator,

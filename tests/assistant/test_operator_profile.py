@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from assistant_fakes import yaml_file
+from tests.assistant.assistant_fakes import yaml_file
 
 from billing_toolkit.assistant.knowledge import KNOWLEDGE_DIR
 from billing_toolkit.assistant.knowledge.operator_profile import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from assistant_fakes import (
+from tests.assistant.assistant_fakes import (
     ANA_PHONE,
     JOSE_PHONE,
     MARIA_PHONE,

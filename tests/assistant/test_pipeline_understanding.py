@@ -4,7 +4,7 @@ intents in one message, closings, service outages and examples that are not thei
 from __future__ import annotations
 
 import pytest
-from assistant_fakes import MARIA_PHONE, TENANT, FakeCapabilities, FakeChunk, FakeRetriever
+from tests.assistant.assistant_fakes import MARIA_PHONE, TENANT, FakeCapabilities, FakeChunk, FakeRetriever
 
 from billing_toolkit.assistant.store import SqlConversationStore
 from billing_toolkit.assistant.turn.escalation import EscalationReason

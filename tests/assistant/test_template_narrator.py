@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from assistant_fakes import (
+from tests.assistant.assistant_fakes import (
     JOSE_INVOICE,
     MARIA_CURRENT,
     MARIA_PREVIOUS,

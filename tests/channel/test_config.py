@@ -73,7 +73,7 @@ def test_a_file_that_is_missing_or_not_yaml_is_a_clear_error(tmp_path: Path) -> 
 
 
 def test_the_shipped_example_loads_with_its_variables_set() -> None:
-    example = Path(__file__).parents[2] / "assistant" / "channel" / "tenants.example.yaml"
+    example = Path(__file__).parents[2] / "assistant" / "src" / "billing_toolkit" / "assistant" / "channel" / "tenants.example.yaml"
     names = ("WHATSAPP_VERIFY_TOKEN", "FIBRANET_WHATSAPP_APP_SECRET", "FIBRANET_WHATSAPP_TOKEN",
              "FIBRANET_BILLING_API_KEY", "FIBRANET_AGENT_TOKEN")
     config = load_channel_config(example, {name: f"value-of-{name}" for name in names})

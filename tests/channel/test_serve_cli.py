@@ -17,7 +17,7 @@ import pytest
 from billing_toolkit.assistant.channel.cli import CONFIG_ENV
 from billing_toolkit.assistant.cli import main
 
-EXAMPLE = Path(__file__).parents[2] / "assistant" / "channel" / "tenants.example.yaml"
+EXAMPLE = Path(__file__).parents[2] / "assistant" / "src" / "billing_toolkit" / "assistant" / "channel" / "tenants.example.yaml"
 SECRETS = {"WHATSAPP_VERIFY_TOKEN": "verify-me", "FIBRANET_WHATSAPP_APP_SECRET": "app-secret",
            "FIBRANET_WHATSAPP_TOKEN": "graph-token", "FIBRANET_BILLING_API_KEY": "billing-key",
            "FIBRANET_AGENT_TOKEN": "agent-token"}

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from billing_toolkit import conformance
 from billing_toolkit.conformance.cli import main
 from billing_toolkit.conformance.diff import CATALOGUE
 from billing_toolkit.contract.paths import CONTRACT_DIR, OPENAPI_PATH
 
-README = Path(conformance.__file__).parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
 SECTION = "## Breaking-change detection"
 
 

@@ -7,12 +7,11 @@ import re
 import shlex
 from pathlib import Path
 
-from billing_toolkit import conformance
 from billing_toolkit.conformance.cli import build_parser
 from billing_toolkit.conformance.contract_facts import load_facts
 from billing_toolkit.conformance.proxy.judging import ExchangeJudge
 
-README = Path(conformance.__file__).parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
 SECTION = "## Validating proxy"
 
 

@@ -25,7 +25,7 @@ from billing_toolkit.conformance.settings import (
     read_settings_file,
 )
 
-README = Path(conformance.__file__).parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
 REQUIRED = {"base_url": "http://127.0.0.1:8080", "account_number": "1000004821"}
 
 # key → (a value of the right YAML type, the setting it gives, a value of the wrong type)

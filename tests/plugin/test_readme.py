@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from billing_toolkit import pytest_plugin
 
-README = Path(pytest_plugin.__file__).with_name("README.md")
+README = Path(__file__).resolve().parents[2] / "pytest_plugin" / "README.md"
 FILE_BLOCK = re.compile(r"```python\n# (?P<name>[\w.]+\.py)\n(?P<code>.*?)```", re.DOTALL)
 
 

@@ -15,8 +15,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _scripts() -> set[str]:
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return set(pyproject["project"]["scripts"])
+    """Every console script any distribution of the repository declares."""
+    scripts: set[str] = set()
+    for pyproject in ROOT.glob("*/pyproject.toml"):
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+        scripts |= set(project.get("scripts", {}))
+    return scripts
 
 
 def _service_commands() -> dict[str, list[str]]:
