@@ -4,4 +4,6 @@ Imported by its bare name from a checkout, the folder would load a second copy o
 (with classes that are not the installed ones), so it refuses: import `billing_toolkit.assistant`.
 """
 
-raise ImportError("'assistant' is the folder of the billing-toolkit-assistant distribution: import billing_toolkit.assistant")
+raise ImportError(
+    "'assistant' is the folder of the billing-toolkit-assistant distribution: import billing_toolkit.assistant"
+)

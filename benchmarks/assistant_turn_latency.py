@@ -72,9 +72,15 @@ def _messages(
 def _routed_by(pipeline: AssistantPipeline, classifier: IntentClassifier) -> AssistantPipeline:
     """The same pipeline (same simulator, store, knowledge base) routed by another model."""
     return AssistantPipeline(
-        tenant=pipeline.tenant, capabilities=pipeline.capabilities, store=pipeline.store,
-        retriever=pipeline.retriever, narrator=pipeline.narrator, verifier=pipeline.verifier,
-        settings=pipeline.settings, classifier=classifier)
+        tenant=pipeline.tenant,
+        capabilities=pipeline.capabilities,
+        store=pipeline.store,
+        retriever=pipeline.retriever,
+        narrator=pipeline.narrator,
+        verifier=pipeline.verifier,
+        settings=pipeline.settings,
+        classifier=classifier,
+    )
 
 
 def _timed_turn(pipeline: AssistantPipeline, phone: str, message: str) -> float:
@@ -107,8 +113,11 @@ def main() -> None:
             BillingClient(LOCAL_BASE_URL, tenant["api_key"], transport=sim.transport) as raw,
         ):
             pipeline, capabilities = assistant.pipeline, Capabilities(raw)
-            others = {name: _routed_by(pipeline, intent_model(name)) for name in available_models()
-                      if intent_model(name) is not pipeline.classifier}
+            others = {
+                name: _routed_by(pipeline, intent_model(name))
+                for name in available_models()
+                if intent_model(name) is not pipeline.classifier
+            }
             others["keyword-rules"] = _routed_by(pipeline, KeywordClassifier())
             other_ms: dict[str, list[float]] = {name: [] for name in others}
             invoice = capabilities.invoices(account).data["invoices"][0]["invoice_number"]
@@ -122,8 +131,9 @@ def main() -> None:
                     capabilities.customer_by_phone(phone)
                     call(capabilities, account)
                     base_ms = (time.perf_counter() - started) * 1000
-                    routed = {name: _timed_turn(other, phone, message)
-                              for name, other in others.items()}
+                    routed = {
+                        name: _timed_turn(other, phone, message) for name, other in others.items()
+                    }
                     if round_number:
                         turns[label].append(turn_ms)
                         base[label].append(base_ms)
@@ -160,11 +170,11 @@ def main() -> None:
     routers = Table(title="the same turns by router (same run)")
     for column in ("router", "turn p50", "turn p95"):
         routers.add_column(column, justify="left" if column == "router" else "right")
-    routers.add_row(f"{pipeline.classifier.name} (the default)", f"{p50:.1f} ms",
-                    f"{p95:.1f} ms")
+    routers.add_row(f"{pipeline.classifier.name} (the default)", f"{p50:.1f} ms", f"{p95:.1f} ms")
     for name, values in other_ms.items():
-        routers.add_row(name, f"{statistics.median(values):.1f} ms",
-                        f"{_percentile(values, 0.95):.1f} ms")
+        routers.add_row(
+            name, f"{statistics.median(values):.1f} ms", f"{_percentile(values, 0.95):.1f} ms"
+        )
     console.print(routers)
     verdict = "meets" if p95 < TARGET_P95_MS else "MISSES"
     console.print(

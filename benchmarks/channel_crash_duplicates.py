@@ -67,8 +67,12 @@ def serve(port: int, graph_url: str, store_dsn: str, turn_ms: float) -> None:
     def factory(tenant: TenantChannel, _store: SqlConversationStore) -> EchoTurn:
         return turn
 
-    uvicorn.run(create_channel_app(config, store, factory), host="127.0.0.1", port=port,
-                log_level="critical")
+    uvicorn.run(
+        create_channel_app(config, store, factory),
+        host="127.0.0.1",
+        port=port,
+        log_level="critical",
+    )
 
 
 def free_port() -> int:
@@ -108,12 +112,26 @@ def post_all(url: str, count: int, stop: threading.Event) -> None:
                 time.sleep(0.01)
 
 
-def start_child(port: int, graph_url: str, store_dsn: str, turn_ms: float,
-                deadline: float) -> subprocess.Popen[bytes]:
+def start_child(
+    port: int, graph_url: str, store_dsn: str, turn_ms: float, deadline: float
+) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(
-        [sys.executable, __file__, "serve", "--port", str(port), "--graph-url", graph_url,
-         "--store", store_dsn, "--turn-ms", str(turn_ms)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            __file__,
+            "serve",
+            "--port",
+            str(port),
+            "--graph-url",
+            graph_url,
+            "--store",
+            store_dsn,
+            "--turn-ms",
+            str(turn_ms),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=0.5).is_success:
@@ -133,8 +151,11 @@ def one_run(args: argparse.Namespace, rng: random.Random, folder: Path) -> Run:
     with serving(create_fake_graph_app(lines.append)) as graph:
         graph_url = f"{graph}/v21.0"
         stop = threading.Event()
-        poster = threading.Thread(target=post_all, args=(
-            f"http://127.0.0.1:{port}/webhook", args.messages, stop), daemon=True)
+        poster = threading.Thread(
+            target=post_all,
+            args=(f"http://127.0.0.1:{port}/webhook", args.messages, stop),
+            daemon=True,
+        )
         child = start_child(port, graph_url, store_dsn, args.turn_ms, deadline)
         poster.start()
         try:
@@ -153,14 +174,20 @@ def one_run(args: argparse.Namespace, rng: random.Random, folder: Path) -> Run:
     replies = Counter(line.rsplit(": ", 1)[1] for line in lines)
     store = open_conversation_store(store_dsn)
     try:
-        outbound = [entry for phone in phones(args.messages, 0)
-                    for entry in store.messages.history("fibranet", phone)
-                    if entry.direction == "out"]
+        outbound = [
+            entry
+            for phone in phones(args.messages, 0)
+            for entry in store.messages.history("fibranet", phone)
+            if entry.direction == "out"
+        ]
     finally:
         store.close()
-    return Run(args.messages, replies,
-               resent=sum(entry.note == RESENT_AFTER_CRASH for entry in outbound),
-               handed_over=sum(entry.status == "failed" for entry in outbound))
+    return Run(
+        args.messages,
+        replies,
+        resent=sum(entry.note == RESENT_AFTER_CRASH for entry in outbound),
+        handed_over=sum(entry.status == "failed" for entry in outbound),
+    )
 
 
 def main() -> None:
@@ -186,12 +213,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         runs = [one_run(args, rng, Path(tmp)) for _ in range(args.runs)]
     for number, run in enumerate(runs, 1):
-        print(f"run {number}: {run.answered}/{run.messages} answered, {run.duplicates} "
-              f"duplicate(s), {run.resent} resent after a crash, {run.handed_over} handed over")
+        print(
+            f"run {number}: {run.answered}/{run.messages} answered, {run.duplicates} "
+            f"duplicate(s), {run.resent} resent after a crash, {run.handed_over} handed over"
+        )
     total = sum(r.messages for r in runs)
-    print(f"total: {sum(r.duplicates for r in runs)} duplicate(s) in {total} messages over "
-          f"{args.runs} runs of {args.kills} kill -9 each; "
-          f"{sum(r.answered for r in runs)}/{total} answered")
+    print(
+        f"total: {sum(r.duplicates for r in runs)} duplicate(s) in {total} messages over "
+        f"{args.runs} runs of {args.kills} kill -9 each; "
+        f"{sum(r.answered for r in runs)}/{total} answered"
+    )
 
 
 if __name__ == "__main__":

@@ -48,8 +48,13 @@ def child(dsn: str, port: int, turn_ms: float, workers: int) -> None:
     def factory(tenant: TenantChannel, _store: SqlConversationStore) -> TimedTurn:
         return turn
 
-    app = create_channel_app(parse_channel_config(CONFIG, ENVIRONMENT), store, factory,
-                             http=graph_client(), workers=workers)
+    app = create_channel_app(
+        parse_channel_config(CONFIG, ENVIRONMENT),
+        store,
+        factory,
+        http=graph_client(),
+        workers=workers,
+    )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="error")
 
 
@@ -67,8 +72,17 @@ def start_replicas(count: int, dsn: str, args: argparse.Namespace) -> list[Repli
     for _ in range(count):
         port = free_port()
         process = subprocess.Popen(
-            [sys.executable, __file__, "child", dsn, str(port), str(args.turn_ms),
-             str(args.workers)], env={**os.environ, **ENVIRONMENT})
+            [
+                sys.executable,
+                __file__,
+                "child",
+                dsn,
+                str(port),
+                str(args.turn_ms),
+                str(args.workers),
+            ],
+            env={**os.environ, **ENVIRONMENT},
+        )
         replicas.append((f"http://127.0.0.1:{port}", process))
     deadline = time.monotonic() + 60
     for url, process in replicas:
@@ -97,9 +111,11 @@ def run(count: int, dsn: str, args: argparse.Namespace) -> tuple[float, float, f
                     body = text_delivery(NUMBER, phone, "hola", message_id=f"wamid.{phone}.{n}")
                     url = urls[(offset + n + k) % len(urls)]
                     started = time.perf_counter()
-                    http.post(f"{url}/webhook", content=body,
-                              headers={"X-Hub-Signature-256": sign(body, SECRET)}
-                              ).raise_for_status()
+                    http.post(
+                        f"{url}/webhook",
+                        content=body,
+                        headers={"X-Hub-Signature-256": sign(body, SECRET)},
+                    ).raise_for_status()
                     with lock:
                         acks.append(time.perf_counter() - started)
 
@@ -107,11 +123,15 @@ def run(count: int, dsn: str, args: argparse.Namespace) -> tuple[float, float, f
     try:
         started = time.perf_counter()
         with ThreadPoolExecutor(args.senders) as pool:
-            list(pool.map(send, [subscribers[i::args.senders] for i in range(args.senders)],
-                          range(args.senders)))
+            list(
+                pool.map(
+                    send,
+                    [subscribers[i :: args.senders] for i in range(args.senders)],
+                    range(args.senders),
+                )
+            )
         deadline = time.monotonic() + 120
-        while store.messages.unfinished() or store.messages.pending() \
-                or store.messages.unsettled():
+        while store.messages.unfinished() or store.messages.pending() or store.messages.unsettled():
             if time.monotonic() > deadline:
                 raise SystemExit("the replicas did not finish within 120 s")
             time.sleep(0.01)
@@ -150,15 +170,19 @@ def main() -> None:
         Path(data).chmod(0o777)
         server = pgserver.get_server(data, cleanup_mode="delete")
         try:
-            print(f"{args.messages} deliveries from {args.phones} phones, turn "
-                  f"{args.turn_ms:.0f} ms, {args.workers} workers per replica, "
-                  f"{args.senders} senders, PostgreSQL (pgserver), {os.cpu_count()} cores")
+            print(
+                f"{args.messages} deliveries from {args.phones} phones, turn "
+                f"{args.turn_ms:.0f} ms, {args.workers} workers per replica, "
+                f"{args.senders} senders, PostgreSQL (pgserver), {os.cpu_count()} cores"
+            )
             for count in args.replicas:
                 with psycopg.connect(server.get_uri(), autocommit=True) as admin:
                     admin.execute(f"CREATE DATABASE bench_{count}")
                 rate, p50, p99 = run(count, server.get_uri(f"bench_{count}"), args)
-                print(f"{count} replica(s): {rate:7.1f} turns/s   ack p50 {p50:6.1f} ms   "
-                      f"p99 {p99:6.1f} ms")
+                print(
+                    f"{count} replica(s): {rate:7.1f} turns/s   ack p50 {p50:6.1f} ms   "
+                    f"p99 {p99:6.1f} ms"
+                )
         finally:
             server.cleanup()
 

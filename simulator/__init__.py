@@ -4,4 +4,6 @@ Imported by its bare name from a checkout, the folder would load a second copy o
 (with classes that are not the installed ones), so it refuses: import `billing_toolkit.simulator`.
 """
 
-raise ImportError("'simulator' is the folder of the billing-toolkit-simulator distribution: import billing_toolkit.simulator")
+raise ImportError(
+    "'simulator' is the folder of the billing-toolkit-simulator distribution: import billing_toolkit.simulator"
+)

@@ -22,5 +22,7 @@ def billing_sim_runtime(sim: BillingSim) -> Iterator[dict[str, Any]]:
     if clock is None:
         raise ValueError("billing_sim_runtime needs the in-process billing_sim, not the server")
     with start_blocking_portal() as portal:
-        yield {"transport": BlockingASGITransport(sim.app, portal),
-               "client_options": {"clock": clock, "sleep": clock.sleep_sync}}
+        yield {
+            "transport": BlockingASGITransport(sim.app, portal),
+            "client_options": {"clock": clock, "sleep": clock.sleep_sync},
+        }

@@ -25,8 +25,9 @@ def stepping_store(dsn: str = "sqlite://") -> Iterator[SqlConversationStore]:
         opened.close()
 
 
-def store_on(backend: str, request: pytest.FixtureRequest,
-             tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlConversationStore]:
+def store_on(
+    backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SqlConversationStore]:
     """`stepping_store` on one of `STORE_BACKENDS`; PostgreSQL is a brand-new database on the
     session's server (`pg_dsn`, started only when a test gets this far)."""
     if backend == "postgresql":

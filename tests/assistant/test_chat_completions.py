@@ -22,10 +22,14 @@ from billing_toolkit.client.tool_result import ToolResult
 BASE = "http://127.0.0.1:11434/v1"
 ENV = {"ASSISTANT_LLM_BASE_URL": BASE + "/", "ASSISTANT_LLM_MODEL": "qwen2.5:7b"}
 REQUEST = NarrationRequest(
-    question="¿Cuánto es la mora y cuánto debo?", language=Language.SPANISH,
-    intent=Intent.BALANCE, customer={"name": "María"},
-    tool_results=(ToolResult("balance", True, "amount due USD 45.00", {}),
-                  ToolResult("plan", True, None, {})),
+    question="¿Cuánto es la mora y cuánto debo?",
+    language=Language.SPANISH,
+    intent=Intent.BALANCE,
+    customer={"name": "María"},
+    tool_results=(
+        ToolResult("balance", True, "amount due USD 45.00", {}),
+        ToolResult("plan", True, None, {}),
+    ),
     chunks=(EvidenceChunk("es-late-fee", "La mora es del 5%.", "es"),),
 )
 
@@ -41,9 +45,14 @@ def narrator() -> ChatCompletionsNarrator:
 
 
 @respx.mock
-def test_the_structured_reply_and_its_citations_come_back(narrator: ChatCompletionsNarrator) -> None:
-    route = respx.post(f"{BASE}/chat/completions").mock(return_value=httpx.Response(
-        200, json=completion({"reply": "Debes USD 45,00.", "used_chunk_ids": ["es-late-fee"]})))
+def test_the_structured_reply_and_its_citations_come_back(
+    narrator: ChatCompletionsNarrator,
+) -> None:
+    route = respx.post(f"{BASE}/chat/completions").mock(
+        return_value=httpx.Response(
+            200, json=completion({"reply": "Debes USD 45,00.", "used_chunk_ids": ["es-late-fee"]})
+        )
+    )
     narration = narrator.narrate(REQUEST)
     assert (narration.reply, narration.used_chunk_ids) == ("Debes USD 45,00.", ("es-late-fee",))
     body = json.loads(route.calls.last.request.content)
@@ -63,33 +72,42 @@ def test_the_structured_reply_and_its_citations_come_back(narrator: ChatCompleti
 
 @respx.mock
 def test_the_api_key_is_sent_as_a_bearer_token() -> None:
-    route = respx.post(f"{BASE}/chat/completions").mock(return_value=httpx.Response(
-        200, json=completion({"reply": "ok", "used_chunk_ids": []})))
+    route = respx.post(f"{BASE}/chat/completions").mock(
+        return_value=httpx.Response(200, json=completion({"reply": "ok", "used_chunk_ids": []}))
+    )
     ChatCompletionsNarrator.from_env({**ENV, "ASSISTANT_LLM_API_KEY": "sk-test"}).narrate(REQUEST)
     assert route.calls.last.request.headers["Authorization"] == "Bearer sk-test"
 
 
 @respx.mock
 def test_english_and_empty_evidence_are_said_plainly(narrator: ChatCompletionsNarrator) -> None:
-    route = respx.post(f"{BASE}/chat/completions").mock(return_value=httpx.Response(
-        200, json=completion({"reply": "ok", "used_chunk_ids": []})))
+    route = respx.post(f"{BASE}/chat/completions").mock(
+        return_value=httpx.Response(200, json=completion({"reply": "ok", "used_chunk_ids": []}))
+    )
     narrator.narrate(NarrationRequest("hi", Language.ENGLISH, Intent.POLICY, None, (), ()))
     system, user = json.loads(route.calls.last.request.content)["messages"]
     assert "Reply in English" in system["content"]
     assert user["content"].count("- (none)") == 2
 
 
-@pytest.mark.parametrize(("response", "message"), [
-    (httpx.Response(503, json={"error": "overloaded"}), "HTTP 503"),
-    (httpx.Response(200, text="not json"), "request failed"),
-    (httpx.Response(200, json={"choices": []}), "malformed"),
-    (httpx.Response(200, json={"choices": [{"message": "text"}]}), "malformed"),
-    (httpx.Response(200, json=completion("", refusal="I can't help with that")), "refused"),
-    (httpx.Response(200, json=completion("Debes USD 45,00")), "does not match the schema"),
-    (httpx.Response(200, json=completion({"reply": "x"})), "does not match the schema"),
-    (httpx.Response(200, json=completion({"reply": "x", "used_chunk_ids": [],
-                                          "confidence": 1})), "does not match the schema"),
-])
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        (httpx.Response(503, json={"error": "overloaded"}), "HTTP 503"),
+        (httpx.Response(200, text="not json"), "request failed"),
+        (httpx.Response(200, json={"choices": []}), "malformed"),
+        (httpx.Response(200, json={"choices": [{"message": "text"}]}), "malformed"),
+        (httpx.Response(200, json=completion("", refusal="I can't help with that")), "refused"),
+        (httpx.Response(200, json=completion("Debes USD 45,00")), "does not match the schema"),
+        (httpx.Response(200, json=completion({"reply": "x"})), "does not match the schema"),
+        (
+            httpx.Response(
+                200, json=completion({"reply": "x", "used_chunk_ids": [], "confidence": 1})
+            ),
+            "does not match the schema",
+        ),
+    ],
+)
 @respx.mock
 def test_anything_but_a_valid_structured_reply_is_a_narration_error(
     narrator: ChatCompletionsNarrator, response: httpx.Response, message: str

@@ -10,17 +10,20 @@ from billing_toolkit.assistant.text.dates import DateStyle, find_dates, format_d
 from billing_toolkit.assistant.text.language import Language
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("vence el 10 de diciembre de 2026.", date(2026, 12, 10)),
-    ("vence el 10 de diciembre del 2026", date(2026, 12, 10)),
-    ("due December 10, 2026", date(2026, 12, 10)),
-    ("due Dec. 10 2026", date(2026, 12, 10)),
-    ("due 10th of December, 2026", date(2026, 12, 10)),
-    ("as of 2026-11-29T10:00:00Z", date(2026, 11, 29)),
-    ("pagado el 25/12/2026", date(2026, 12, 25)),
-    ("pagado el 12/25/2026", date(2026, 12, 25)),
-    ("pagado el 10.10.2026", date(2026, 10, 10)),
-])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("vence el 10 de diciembre de 2026.", date(2026, 12, 10)),
+        ("vence el 10 de diciembre del 2026", date(2026, 12, 10)),
+        ("due December 10, 2026", date(2026, 12, 10)),
+        ("due Dec. 10 2026", date(2026, 12, 10)),
+        ("due 10th of December, 2026", date(2026, 12, 10)),
+        ("as of 2026-11-29T10:00:00Z", date(2026, 11, 29)),
+        ("pagado el 25/12/2026", date(2026, 12, 25)),
+        ("pagado el 12/25/2026", date(2026, 12, 25)),
+        ("pagado el 10.10.2026", date(2026, 10, 10)),
+    ],
+)
 def test_dates_are_read_to_their_value(text: str, value: date) -> None:
     [mention] = find_dates(text)
     assert mention.value == value
@@ -58,12 +61,15 @@ def test_dates_are_written_with_month_names() -> None:
     assert format_date(date(2026, 12, 5), Language.ENGLISH) == "December 5, 2026"
 
 
-@pytest.mark.parametrize(("text", "style", "written"), [
-    ("2026-12-10", DateStyle.ISO, "2026-12-11"),
-    ("25/12/2026", DateStyle.NUMERIC, "11/12/2026"),
-    ("10 de diciembre de 2026", DateStyle.SPANISH, "11 de diciembre de 2026"),
-    ("December 10, 2026", DateStyle.ENGLISH, "December 11, 2026"),
-])
+@pytest.mark.parametrize(
+    ("text", "style", "written"),
+    [
+        ("2026-12-10", DateStyle.ISO, "2026-12-11"),
+        ("25/12/2026", DateStyle.NUMERIC, "11/12/2026"),
+        ("10 de diciembre de 2026", DateStyle.SPANISH, "11 de diciembre de 2026"),
+        ("December 10, 2026", DateStyle.ENGLISH, "December 11, 2026"),
+    ],
+)
 def test_a_date_can_be_rewritten_in_the_style_it_was_found(
     text: str, style: DateStyle, written: str
 ) -> None:

@@ -50,8 +50,10 @@ def api(billing_sim: BillingSim) -> httpx.Client:
 @pytest.fixture
 def assistant(billing_sim: BillingSim, kb: HybridRetriever) -> Iterator[Assistant]:
     config = AssistantConfig(base_url=billing_sim.url, api_key=billing_sim.api_key)
-    with billing_sim_runtime(billing_sim) as runtime, \
-            open_assistant(config, retriever=kb, **runtime) as opened:
+    with (
+        billing_sim_runtime(billing_sim) as runtime,
+        open_assistant(config, retriever=kb, **runtime) as opened,
+    ):
         yield opened
 
 
@@ -59,27 +61,32 @@ def _customer(tenant: dict[str, Any]) -> dict[str, Any]:
     return dict(tenant["samples"]["open_invoice"])
 
 
-def test_the_balance_is_the_api_figure(assistant: Assistant, tenant: dict[str, Any],
-                                       api: httpx.Client) -> None:
+def test_the_balance_is_the_api_figure(
+    assistant: Assistant, tenant: dict[str, Any], api: httpx.Client
+) -> None:
     customer = _customer(tenant)
     balance = api.get(f"/v1/customers/{customer['account_number']}/balance").json()
     result = assistant.pipeline.handle(customer["phone"], "¿Cuánto debo?")
     assert result.action is Action.REPLY
-    assert format_amount(balance["amount_due"], balance["currency"], Language.SPANISH) \
-        in str(result.reply)
+    assert format_amount(balance["amount_due"], balance["currency"], Language.SPANISH) in str(
+        result.reply
+    )
 
 
-def test_an_invoice_asked_by_its_exact_number(assistant: Assistant, tenant: dict[str, Any],
-                                              api: httpx.Client) -> None:
+def test_an_invoice_asked_by_its_exact_number(
+    assistant: Assistant, tenant: dict[str, Any], api: httpx.Client
+) -> None:
     customer = _customer(tenant)
     page = api.get(f"/v1/customers/{customer['account_number']}/invoices").json()
     invoice = page["data"][-1]
-    result = assistant.pipeline.handle(customer["phone"],
-                                       f"what is invoice {invoice['invoice_number']}?")
+    result = assistant.pipeline.handle(
+        customer["phone"], f"what is invoice {invoice['invoice_number']}?"
+    )
     assert result.action is Action.REPLY
     assert invoice["invoice_number"] in str(result.reply)
-    assert format_amount(invoice["total"], invoice["currency"], Language.ENGLISH) \
-        in str(result.reply)
+    assert format_amount(invoice["total"], invoice["currency"], Language.ENGLISH) in str(
+        result.reply
+    )
 
 
 def _owner_phone(api: httpx.Client, invoice_number: str) -> str:
@@ -88,7 +95,8 @@ def _owner_phone(api: httpx.Client, invoice_number: str) -> str:
 
 
 def test_a_transposed_invoice_number_is_not_found_never_the_neighbour(
-        assistant: Assistant, tenant: dict[str, Any], api: httpx.Client) -> None:
+    assistant: Assistant, tenant: dict[str, Any], api: httpx.Client
+) -> None:
     pair = next(p for p in tenant["near_duplicate_invoices"] if p["kind"] == "transposition")
     phone = _owner_phone(api, pair["first"])
     assert _owner_phone(api, pair["second"]) != phone  # the dataset's promise
@@ -99,7 +107,8 @@ def test_a_transposed_invoice_number_is_not_found_never_the_neighbour(
 
 
 def test_another_tenants_invoice_reads_exactly_like_a_missing_one(
-        assistant: Assistant, tenant: dict[str, Any]) -> None:
+    assistant: Assistant, tenant: dict[str, Any]
+) -> None:
     phone = _customer(tenant)["phone"]
     foreign = tenant["other_tenant_invoice"]
     missing = "INV-1999-000001"
@@ -110,8 +119,9 @@ def test_another_tenants_invoice_reads_exactly_like_a_missing_one(
     assert str(other.reply).replace(foreign, "#") == str(absent.reply).replace(missing, "#")
 
 
-def test_an_outage_escalates_tool_error(assistant: Assistant, tenant: dict[str, Any],
-                                        billing_sim: BillingSim) -> None:
+def test_an_outage_escalates_tool_error(
+    assistant: Assistant, tenant: dict[str, Any], billing_sim: BillingSim
+) -> None:
     billing_sim.faults.add("http_503", operation="getBalance")
     result = assistant.pipeline.handle(_customer(tenant)["phone"], "how much do I owe?")
     assert result.action is Action.ESCALATE
@@ -120,14 +130,16 @@ def test_an_outage_escalates_tool_error(assistant: Assistant, tenant: dict[str, 
 
 
 def test_a_policy_question_is_answered_from_a_cited_chunk(
-        assistant: Assistant, tenant: dict[str, Any]) -> None:
+    assistant: Assistant, tenant: dict[str, Any]
+) -> None:
     result = assistant.pipeline.handle(_customer(tenant)["phone"], "¿cómo pago con pago móvil?")
     assert result.action is Action.REPLY and result.citations
     assert "J-12345678-9" in str(result.reply)  # the operator's RIF may be quoted
 
 
 def test_asking_for_a_person_escalates_and_the_bot_goes_quiet(
-        assistant: Assistant, tenant: dict[str, Any]) -> None:
+    assistant: Assistant, tenant: dict[str, Any]
+) -> None:
     phone = _customer(tenant)["phone"]
     result = assistant.pipeline.handle(phone, "quiero hablar con un asesor")
     assert result.reason is EscalationReason.USER_REQUEST

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.assistant.assistant_fakes import yaml_file
 
 from billing_toolkit.assistant.commands.eval_cli import run_evaluation
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
@@ -18,12 +17,20 @@ from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, ScenarioEr
 from billing_toolkit.assistant.evaluation.truth import Facts, text_facts, wrong_items
 from billing_toolkit.assistant.text.identifiers import find_identifiers
 from billing_toolkit.assistant.turn.intents import Intent, route
+from tests.assistant.assistant_fakes import yaml_file
 
 
 @pytest.fixture(scope="module")
 def summary() -> dict[str, Any]:
-    args = argparse.Namespace(scenarios=SCENARIOS, tenant="fibranet", narrator="template",
-                              no_faults=False, seed=42, customers=40, intent_model=None)
+    args = argparse.Namespace(
+        scenarios=SCENARIOS,
+        tenant="fibranet",
+        narrator="template",
+        no_faults=False,
+        seed=42,
+        customers=40,
+        intent_model=None,
+    )
     return summarize(run_evaluation(args))
 
 
@@ -58,26 +65,52 @@ def test_the_shipped_suite_covers_what_the_issue_asks() -> None:
     scenarios = load_scenarios()
     assert len(scenarios) >= 100
     # an invoice placeholder stands for an invoice number when routing
-    messages = [re.sub(r"\{(?:invoice|near)_[a-z_]+\}", "INV-2026-004735", turn.say)
-                for s in scenarios for turn in s.turns]
+    messages = [
+        re.sub(r"\{(?:invoice|near)_[a-z_]+\}", "INV-2026-004735", turn.say)
+        for s in scenarios
+        for turn in s.turns
+    ]
     intents = {route(m, find_identifiers(m)).intent for m in messages}
-    assert intents >= {Intent.BALANCE, Intent.INVOICES, Intent.INVOICE, Intent.LAST_PAYMENT,
-                       Intent.PLAN, Intent.BILL_CHANGE, Intent.POLICY}
+    assert intents >= {
+        Intent.BALANCE,
+        Intent.INVOICES,
+        Intent.INVOICE,
+        Intent.LAST_PAYMENT,
+        Intent.PLAN,
+        Intent.BILL_CHANGE,
+        Intent.POLICY,
+    }
     ids = {s.id for s in scenarios}
-    for needed in ("transposed-es", "other-tenant-en", "unknown-invoice-es",
-                   "person-es-asesor", "outage-balance-503"):
+    for needed in (
+        "transposed-es",
+        "other-tenant-en",
+        "unknown-invoice-es",
+        "person-es-asesor",
+        "outage-balance-503",
+    ):
         assert needed in ids
     assert any("-en" in i for i in ids) and any("-es" in i for i in ids)
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: shout}]}]", "bad expectation"),
-    ("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: escalate}]}]", "needs a reason"),
-    ("scenarios: [{id: a, customer: x, turns: []}]", "at least one turn"),
-    (("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: reply}]},"
-     " {id: a, customer: x, turns: [{say: hi, expect: reply}]}]"), "appears twice"),
-    ("nothing: here", "a `scenarios` list"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("scenarios: [{id: a, customer: x, turns: [{say: hi, expect: shout}]}]", "bad expectation"),
+        (
+            "scenarios: [{id: a, customer: x, turns: [{say: hi, expect: escalate}]}]",
+            "needs a reason",
+        ),
+        ("scenarios: [{id: a, customer: x, turns: []}]", "at least one turn"),
+        (
+            (
+                "scenarios: [{id: a, customer: x, turns: [{say: hi, expect: reply}]},"
+                " {id: a, customer: x, turns: [{say: hi, expect: reply}]}]"
+            ),
+            "appears twice",
+        ),
+        ("nothing: here", "a `scenarios` list"),
+    ],
+)
 def test_a_malformed_suite_names_its_problem(tmp_path: Path, text: str, problem: str) -> None:
     with pytest.raises(ScenarioError, match=problem):
         load_scenarios(yaml_file(tmp_path, text))
@@ -90,19 +123,26 @@ RECORD = Facts(
 )
 
 
-@pytest.mark.parametrize(("reply", "message", "wrong"), [
-    ("Tu factura INV-2026-004735 es de USD 63,80.", "", []),
-    ("Saldo: Bs. 1.234,56 y USD -0,16.", "", []),
-    ("Tu factura INV-2026-004735 es de USD 638,00.", "", ["638,00"]),
-    ("Saldo a favor USD 0,16.", "", ["0,16"]),                     # the sign matters
-    ("Tu factura INV-2026-004753 es de USD 63,80.", "", ["INV-2026-004753"]),
-    ("No encontré la factura INV-2026-004281.", "factura INV-2026-004281", []),  # an echo
-    ("La factura INV-2026-004281 es de USD 63,80.", "factura INV-2026-004281",
-     ["INV-2026-004281"]),                                          # an echo with a figure
-    ("Vence el 21 de noviembre de 2026.", "", ["21 de noviembre de 2026"]),
-])
+@pytest.mark.parametrize(
+    ("reply", "message", "wrong"),
+    [
+        ("Tu factura INV-2026-004735 es de USD 63,80.", "", []),
+        ("Saldo: Bs. 1.234,56 y USD -0,16.", "", []),
+        ("Tu factura INV-2026-004735 es de USD 638,00.", "", ["638,00"]),
+        ("Saldo a favor USD 0,16.", "", ["0,16"]),  # the sign matters
+        ("Tu factura INV-2026-004753 es de USD 63,80.", "", ["INV-2026-004753"]),
+        ("No encontré la factura INV-2026-004281.", "factura INV-2026-004281", []),  # an echo
+        (
+            "La factura INV-2026-004281 es de USD 63,80.",
+            "factura INV-2026-004281",
+            ["INV-2026-004281"],
+        ),  # an echo with a figure
+        ("Vence el 21 de noviembre de 2026.", "", ["21 de noviembre de 2026"]),
+    ],
+)
 def test_verified_wrong_compares_every_figure_with_the_record(
-        reply: str, message: str, wrong: list[str]) -> None:
+    reply: str, message: str, wrong: list[str]
+) -> None:
     assert wrong_items(reply, RECORD, message) == wrong
 
 

@@ -26,8 +26,9 @@ INVOICE_LINE = "Line: Fibra 100 (05/11/2026 - 04/12/2026) USD 28.00; IVA 16% USD
 VES = "Invoice INV-2026-004281 total VES 2250.00; amount due VES 1234.56."
 
 
-def verify(answer: str, *tool_texts: str, chunks: dict[str, str] | None = None,
-           used: tuple[str, ...] = ()) -> GroundingResult:
+def verify(
+    answer: str, *tool_texts: str, chunks: dict[str, str] | None = None, used: tuple[str, ...] = ()
+) -> GroundingResult:
     chunks = chunks or {}
     return GroundingVerifier().verify(
         answer=answer,
@@ -40,35 +41,46 @@ def verify(answer: str, *tool_texts: str, chunks: dict[str, str] | None = None,
 
 class TestCitations:
     def test_citing_retrieved_chunks_is_grounded(self) -> None:
-        result = verify("La mora es del 5%.", chunks={"kb-late-fee": "La mora es del 5%."},
-                        used=("kb-late-fee",))
+        result = verify(
+            "La mora es del 5%.",
+            chunks={"kb-late-fee": "La mora es del 5%."},
+            used=("kb-late-fee",),
+        )
         assert result.grounded
         assert result.unsupported == ()
 
     def test_citing_a_chunk_that_was_not_retrieved_is_rejected(self) -> None:
-        result = verify("La mora es del 5%.", chunks={"kb-late-fee": "La mora es del 5%."},
-                        used=("kb-late-fee", "kb-invented", "kb-invented"))
+        result = verify(
+            "La mora es del 5%.",
+            chunks={"kb-late-fee": "La mora es del 5%."},
+            used=("kb-late-fee", "kb-invented", "kb-invented"),
+        )
         assert not result.grounded
         assert result.unsupported_citations == ("kb-invented",)
         assert result.unsupported == ("kb-invented",)
 
     def test_tool_result_texts_may_be_omitted(self) -> None:
         result = GroundingVerifier().verify(
-            answer="Se suspende 10 días después del vencimiento.", used_chunk_ids=["c1"],
+            answer="Se suspende 10 días después del vencimiento.",
+            used_chunk_ids=["c1"],
             retrieved_chunk_ids=["c1"],
-            evidence_texts=["El servicio se suspende 10 días después del vencimiento."])
+            evidence_texts=["El servicio se suspende 10 días después del vencimiento."],
+        )
         assert result.grounded
 
 
 class TestLiteralSupport:
-    @pytest.mark.parametrize("answer", [
-        "Tu cuenta 1000004821 está al día.",
-        "Registramos tu teléfono +584121234567.",
-        "El IVA es 16%.",
-        "Consulta de las 10:00.",
-        "Factura INV-2026-004281.",
-        "Tu saldo neto es USD -10.00.",
-    ])
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Tu cuenta 1000004821 está al día.",
+            "Registramos tu teléfono +584121234567.",
+            "El IVA es 16%.",
+            "Consulta de las 10:00.",
+            "Factura INV-2026-004281.",
+            "Tu saldo neto es USD -10.00.",
+        ],
+    )
     def test_figures_copied_from_evidence_are_grounded(self, answer: str) -> None:
         assert verify(answer, BALANCE, CUSTOMER, INVOICE_LINE, VES).grounded
 
@@ -88,10 +100,16 @@ class TestLiteralSupport:
 
 
 class TestAmounts:
-    @pytest.mark.parametrize("answer", [
-        "Debes USD 45,00.", "Debes USD 45.0.", "Bs. 2.250,00 en total.",
-        "Bs. 1.234,56 por pagar.", "VES 1,234.56 por pagar.",
-    ])
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Debes USD 45,00.",
+            "Debes USD 45.0.",
+            "Bs. 2.250,00 en total.",
+            "Bs. 1.234,56 por pagar.",
+            "VES 1,234.56 por pagar.",
+        ],
+    )
     def test_the_same_value_in_another_notation_is_grounded(self, answer: str) -> None:
         assert verify(answer, BALANCE, VES).grounded
 
@@ -141,11 +159,17 @@ class TestIdentifiers:
 
 
 class TestDates:
-    @pytest.mark.parametrize("answer", [
-        "Vence el 10 de diciembre de 2026.", "Due December 10, 2026.", "Due 2026-12-10.",
-        "Vence el 10 de diciembre.", "Período del 05/11/2026 al 04/12/2026.",
-        "Consultado el 29 de noviembre de 2026.",
-    ])
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Vence el 10 de diciembre de 2026.",
+            "Due December 10, 2026.",
+            "Due 2026-12-10.",
+            "Vence el 10 de diciembre.",
+            "Período del 05/11/2026 al 04/12/2026.",
+            "Consultado el 29 de noviembre de 2026.",
+        ],
+    )
     def test_dates_with_the_evidence_value_or_literal_are_grounded(self, answer: str) -> None:
         assert verify(answer, BALANCE, INVOICE_LINE).grounded
 
@@ -155,7 +179,8 @@ class TestDates:
 
     def test_a_changed_date_without_year_is_rejected(self) -> None:
         assert verify("Vence el 11 de diciembre.", BALANCE).unsupported_tokens == (
-            "11 de diciembre",)
+            "11 de diciembre",
+        )
 
     def test_an_ambiguous_numeric_date_needs_its_literal(self) -> None:
         result = verify("Vence el 12/10/2026.", "next due date 2026-12-10")
@@ -165,7 +190,9 @@ class TestDates:
         assert verify("Pagaste el 25/12/2026.", "received_at 2026-12-25T16:45:00Z").grounded
 
     def test_a_yearless_evidence_date_supports_the_same_day(self) -> None:
-        assert verify("Cierra el 24 de diciembre.", "Las oficinas cierran el 24 de diciembre.").grounded
+        assert verify(
+            "Cierra el 24 de diciembre.", "Las oficinas cierran el 24 de diciembre."
+        ).grounded
 
     def test_an_impossible_date_is_rejected(self) -> None:
         assert not verify("Vence el 31 de febrero.", "Vence el 28 de febrero; 31 días.").grounded
@@ -176,11 +203,14 @@ class TestDates:
 
 
 def test_every_unsupported_item_is_listed_once_in_order() -> None:
-    result = verify("USD 54,00, USD 54,00 y 7 de enero de 2027.", BALANCE, chunks={"a": "x"},
-                    used=("b",))
+    result = verify(
+        "USD 54,00, USD 54,00 y 7 de enero de 2027.", BALANCE, chunks={"a": "x"}, used=("b",)
+    )
     assert result == GroundingResult(
-        grounded=False, unsupported_citations=("b",),
-        unsupported_tokens=("54,00", "7 de enero de 2027"))
+        grounded=False,
+        unsupported_citations=("b",),
+        unsupported_tokens=("54,00", "7 de enero de 2027"),
+    )
     assert result.unsupported == ("b", "54,00", "7 de enero de 2027")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.assistant.assistant_fakes import _bill_change, _invoice, _invoice_evidence
 
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault, corrupt
 from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
@@ -17,6 +16,7 @@ from billing_toolkit.assistant.narrator import NarrationRequest, TemplateNarrato
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
+from tests.assistant.assistant_fakes import _bill_change, _invoice, _invoice_evidence
 
 NEGATIVE_ONLY = "Balance: amount due USD 0.00; credit USD 0.00; net balance USD -0.16."
 BOTH_SIGNS = "Balance: amount due USD 0.00; credit USD 0.16; net balance USD -0.16."
@@ -24,18 +24,26 @@ POSITIVE_ONLY = "Balance: amount due USD 0.00; credit USD 0.16; net balance USD 
 
 
 def verify(answer: str, *evidence: str) -> GroundingResult:
-    return GroundingVerifier().verify(answer=answer, used_chunk_ids=[], retrieved_chunk_ids=[],
-                                      evidence_texts=[], tool_result_texts=list(evidence))
+    return GroundingVerifier().verify(
+        answer=answer,
+        used_chunk_ids=[],
+        retrieved_chunk_ids=[],
+        evidence_texts=[],
+        tool_result_texts=list(evidence),
+    )
 
 
 class TestDroppedMinus:
-    @pytest.mark.parametrize(("answer", "token"), [
-        ("Tu saldo neto es USD 0,16.", "0,16"),
-        ("Your net balance is USD 0.16.", "0.16"),
-        ("Tienes un crédito de USD 0,16.", "0,16"),
-        ("Saldo neto (USD 0,16).", "0,16"),
-        ("Saldo neto: 0,16 dólares.", "0,16"),
-    ])
+    @pytest.mark.parametrize(
+        ("answer", "token"),
+        [
+            ("Tu saldo neto es USD 0,16.", "0,16"),
+            ("Your net balance is USD 0.16.", "0.16"),
+            ("Tienes un crédito de USD 0,16.", "0,16"),
+            ("Saldo neto (USD 0,16).", "0,16"),
+            ("Saldo neto: 0,16 dólares.", "0,16"),
+        ],
+    )
     def test_the_digits_inside_a_negative_figure_do_not_support_it_unsigned(
         self, answer: str, token: str
     ) -> None:
@@ -54,22 +62,42 @@ class TestDroppedMinus:
 
 
 class TestWrittenMinus:
-    @pytest.mark.parametrize("answer", [
-        "Saldo neto USD -0,16.", "Saldo neto -USD 0,16.", "Saldo neto: - USD 0,16.",
-        "Saldo neto USD-0,16.", "Saldo neto USD - 0,16.", "Saldo neto Bs.-0,16.",
-        "Saldo neto -usd 0,16.", "Saldo neto bs.-0,16.", "Saldo neto US$ -0,16.", "Saldo neto $-0.16.",
-        "Saldo neto USD \u22120,16.", "Saldo neto USD \u20130,16.", "Saldo neto USD \u20120,16.",
-        "Saldo neto USD \ufe630,16.", "Saldo neto USD \uff0d0,16.", "Saldo neto \u2212USD 0,16.",
-    ])
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Saldo neto USD -0,16.",
+            "Saldo neto -USD 0,16.",
+            "Saldo neto: - USD 0,16.",
+            "Saldo neto USD-0,16.",
+            "Saldo neto USD - 0,16.",
+            "Saldo neto Bs.-0,16.",
+            "Saldo neto -usd 0,16.",
+            "Saldo neto bs.-0,16.",
+            "Saldo neto US$ -0,16.",
+            "Saldo neto $-0.16.",
+            "Saldo neto USD \u22120,16.",
+            "Saldo neto USD \u20130,16.",
+            "Saldo neto USD \u20120,16.",
+            "Saldo neto USD \ufe630,16.",
+            "Saldo neto USD \uff0d0,16.",
+            "Saldo neto \u2212USD 0,16.",
+        ],
+    )
     def test_every_way_of_writing_a_minus_is_a_minus(self, answer: str) -> None:
         assert verify(answer, NEGATIVE_ONLY).grounded
         invented = verify(answer, POSITIVE_ONLY)
         assert invented.unsupported_tokens in (("-0,16",), ("-0.16",))
 
-    @pytest.mark.parametrize("evidence", [
-        "net balance -USD 0.16", "net balance USD-0.16", "net balance USD \u20130.16",
-        "net balance: \u22120.16", "net balance Bs. - 0.16",
-    ])
+    @pytest.mark.parametrize(
+        "evidence",
+        [
+            "net balance -USD 0.16",
+            "net balance USD-0.16",
+            "net balance USD \u20130.16",
+            "net balance: \u22120.16",
+            "net balance Bs. - 0.16",
+        ],
+    )
     def test_the_evidence_is_read_the_same_way(self, evidence: str) -> None:
         assert verify("Saldo neto USD -0,16.", evidence).grounded
         assert verify("Saldo neto USD 0,16.", evidence).unsupported_tokens == ("0,16",)
@@ -86,7 +114,9 @@ class TestAmbiguousDash:
     def test_a_quote_of_the_same_text_is_supported_by_its_literal(self) -> None:
         chunk = "El prorrateo es (40,00 \u2212 28,00) \u00d7 15/30 = USD 6,00, más IVA."
         assert verify("Según nuestras políticas: " + chunk, chunk).grounded
-        quoted = verify("El prorrateo es (40,00 - 28,00).", "Fibra 100 USD 28.00; Fibra 300 USD 40.00")
+        quoted = verify(
+            "El prorrateo es (40,00 - 28,00).", "Fibra 100 USD 28.00; Fibra 300 USD 40.00"
+        )
         assert quoted.unsupported_tokens == ("- 28,00",)
 
     def test_as_evidence_it_supports_nothing_but_its_literal(self) -> None:
@@ -101,17 +131,20 @@ class TestAmbiguousDash:
 
 
 class TestHyphensThatAreNotSigns:
-    @pytest.mark.parametrize(("answer", "evidence"), [
-        ("Vence el 2026-11-20.", "due 2026-11-20"),
-        ("Del 05/11/2026 - 04/12/2026.", 'plan_charge "Fibra 100 (05/11/2026 - 04/12/2026)"'),
-        ("Del 13/11/2026 \u2013 24/12/2026.", "period 2026-11-13 to 2026-12-24"),
-        ("Tu teléfono 0412-1234567.", "phone 0412-1234567"),
-        ("Tu teléfono 0412\u20131234567.", "phone 0412-1234567"),
-        ("Tu cédula V-12345678.", "national ID V-12345678"),
-        ("Tu cédula V-12.345.678.", "national ID V-12345678"),
-        ("Tu cédula 12345678.", "national ID V-12345678"),
-        ("Factura INV-2026-004281.", "Invoice INV-2026-004281"),
-    ])
+    @pytest.mark.parametrize(
+        ("answer", "evidence"),
+        [
+            ("Vence el 2026-11-20.", "due 2026-11-20"),
+            ("Del 05/11/2026 - 04/12/2026.", 'plan_charge "Fibra 100 (05/11/2026 - 04/12/2026)"'),
+            ("Del 13/11/2026 \u2013 24/12/2026.", "period 2026-11-13 to 2026-12-24"),
+            ("Tu teléfono 0412-1234567.", "phone 0412-1234567"),
+            ("Tu teléfono 0412\u20131234567.", "phone 0412-1234567"),
+            ("Tu cédula V-12345678.", "national ID V-12345678"),
+            ("Tu cédula V-12.345.678.", "national ID V-12345678"),
+            ("Tu cédula 12345678.", "national ID V-12345678"),
+            ("Factura INV-2026-004281.", "Invoice INV-2026-004281"),
+        ],
+    )
     def test_a_hyphen_after_a_letter_or_digit_is_part_of_the_token(
         self, answer: str, evidence: str
     ) -> None:
@@ -128,11 +161,24 @@ class TestHyphensThatAreNotSigns:
 
 def _discounted(discount: str, paid: str, currency: str = "USD") -> dict[str, Any]:
     return _invoice(
-        "INV-2026-004500", "1000004821", "open", "2026-12-05", "2026-12-20",
+        "INV-2026-004500",
+        "1000004821",
+        "open",
+        "2026-12-05",
+        "2026-12-20",
         ("2026-12-05", "2027-01-04"),
-        [("plan_charge", "Fibra 100", "28.00"), ("discount", "Promoción", discount),
-         ("tax", "IVA 16%", "4.45")],
-        "27.84", "4.45", "32.29", paid, "32.13", currency)
+        [
+            ("plan_charge", "Fibra 100", "28.00"),
+            ("discount", "Promoción", discount),
+            ("tax", "IVA 16%", "4.45"),
+        ],
+        "27.84",
+        "4.45",
+        "32.29",
+        paid,
+        "32.13",
+        currency,
+    )
 
 
 def _request(result: ToolResult, intent: Intent, language: Language) -> NarrationRequest:
@@ -155,8 +201,10 @@ def test_a_template_invoice_with_a_discount_is_grounded_and_a_dropped_minus_is_c
     narration = TemplateNarrator().narrate(request)
     assert _grounded(narration.reply, result).grounded
     corrupted, injection = corrupt(narration, NarrationFault.DROPPED_MINUS, request)
-    assert (injection.original, injection.corrupted) == ("-0,16" if language is Language.SPANISH
-                                                          else "-0.16", injection.original[1:])
+    assert (injection.original, injection.corrupted) == (
+        "-0,16" if language is Language.SPANISH else "-0.16",
+        injection.original[1:],
+    )
     assert _grounded(corrupted.reply, result).unsupported_tokens == (injection.corrupted,)
 
 
@@ -171,11 +219,17 @@ def test_a_discount_equal_to_another_figure_unsigned_is_not_a_fault_to_inject() 
 
 @pytest.mark.parametrize("language", list(Language))
 def test_template_bill_changes_of_negative_lines_are_grounded(language: Language) -> None:
-    previous = dict(_discounted("-0.16", "32.13"), invoice_number="INV-2026-004400",
-                    issue_date="2026-11-05", status="paid")
+    previous = dict(
+        _discounted("-0.16", "32.13"),
+        invoice_number="INV-2026-004400",
+        issue_date="2026-11-05",
+        status="paid",
+    )
     bigger_discount = _discounted("-0.50", "0.00")
-    for latest, before in ((bigger_discount, previous),
-                           (_discounted("-0.16", "0.00"), dict(previous, line_items=[]))):
+    for latest, before in (
+        (bigger_discount, previous),
+        (_discounted("-0.16", "0.00"), dict(previous, line_items=[])),
+    ):
         result = _bill_change([latest, before])
         reply = TemplateNarrator().narrate(_request(result, Intent.BILL_CHANGE, language)).reply
         assert _grounded(reply, result).grounded, reply

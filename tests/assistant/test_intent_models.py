@@ -49,18 +49,30 @@ def test_the_shipped_default_is_the_model_the_held_out_figures_choose() -> None:
         assert set(report.rows_by_language) == {"es", "en"}
         assert sum(report.rows_by_language.values()) == report.test_rows
         assert report.rows_by_language["es"] > report.rows_by_language["en"] > 0
-    assert figures["ensemble"].accuracy > max(figures["ngram"].accuracy,
-                                              figures["minilm"].accuracy)
+    assert figures["ensemble"].accuracy > max(figures["ngram"].accuracy, figures["minilm"].accuracy)
 
 
 def _report(accuracy: float, recall: float = 1.0, false_rate: float = 0.0) -> IntentReport:
-    return IntentReport("stub", 100, accuracy, {"es": accuracy, "en": accuracy},
-                        {"es": 60, "en": 40}, {}, recall, false_rate, (), ())
+    return IntentReport(
+        "stub",
+        100,
+        accuracy,
+        {"es": accuracy, "en": accuracy},
+        {"es": 60, "en": 40},
+        {},
+        recall,
+        false_rate,
+        (),
+        (),
+    )
 
 
 def test_a_more_accurate_model_that_misses_a_person_request_is_not_chosen() -> None:
-    reports = [("ngram", _report(0.80)), ("minilm", _report(0.95, recall=0.98)),
-               ("ensemble", _report(0.90, false_rate=0.03))]
+    reports = [
+        ("ngram", _report(0.80)),
+        ("minilm", _report(0.95, recall=0.98)),
+        ("ensemble", _report(0.90, false_rate=0.03)),
+    ]
     assert choose_model(reports) == "ngram"
 
 
@@ -75,7 +87,8 @@ def test_no_model_keeping_the_person_bar_is_an_error() -> None:
 
 
 def test_without_the_embeddings_extra_the_n_gram_model_runs(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(models, "embeddings_installed", lambda: False)
     assert available_models() == ("ngram",)
     assert default_model_name() == "ngram"
@@ -90,8 +103,9 @@ def test_an_unknown_model_name_is_refused_with_the_choices(name: str) -> None:
 
 
 def test_the_environment_names_the_model_and_a_bad_name_names_the_variable() -> None:
-    assert AssistantConfig.from_env({"ASSISTANT_INTENT_MODEL": "ngram"}).chosen_intent_model \
-        == "ngram"
+    assert (
+        AssistantConfig.from_env({"ASSISTANT_INTENT_MODEL": "ngram"}).chosen_intent_model == "ngram"
+    )
     assert AssistantConfig.from_env({}).chosen_intent_model == default_model_name()
     with pytest.raises(ValueError, match="ASSISTANT_INTENT_MODEL: unknown intent model 'gpt'"):
         AssistantConfig.from_env({"ASSISTANT_INTENT_MODEL": "gpt"})
@@ -133,8 +147,9 @@ def test_the_ensemble_averages_the_members_label_by_label() -> None:
 
 
 def test_an_even_vote_breaks_on_the_label_name() -> None:
-    even = EnsembleClassifier([Fixed("a", {IntentLabel.POLICY: 1.0}),
-                               Fixed("b", {IntentLabel.BALANCE: 1.0})]).classify("x")
+    even = EnsembleClassifier(
+        [Fixed("a", {IntentLabel.POLICY: 1.0}), Fixed("b", {IntentLabel.BALANCE: 1.0})]
+    ).classify("x")
     assert even.label is IntentLabel.BALANCE
 
 
@@ -203,8 +218,7 @@ def test_the_embedding_model_reads_meaning_the_n_grams_do_not_share() -> None:
     """A paraphrase with no word of the training phrasing still lands (the reason MiniLM is
     in the ensemble at all)."""
     semantic = EmbeddingClassifier(load_utterances().train, MiniLMEmbedder())
-    assert semantic.classify("my connection died this morning").label \
-        is IntentLabel.SERVICE_DOWN
+    assert semantic.classify("my connection died this morning").label is IntentLabel.SERVICE_DOWN
 
 
 def test_the_ensemble_weighs_each_language_by_its_own_weights() -> None:
@@ -212,8 +226,10 @@ def test_the_ensemble_weighs_each_language_by_its_own_weights() -> None:
     semantic = Fixed("b", {IntentLabel.POLICY: 1.0})
     weights = {Language.SPANISH: (3, 1), Language.ENGLISH: (1, 3)}
     voted = EnsembleClassifier([lexical, semantic], weights)
-    spanish, english = voted.classify("cuanto debo de mi factura"), voted.classify(
-        "what is my balance")
+    spanish, english = (
+        voted.classify("cuanto debo de mi factura"),
+        voted.classify("what is my balance"),
+    )
     assert (spanish.label, spanish.confidence) == (IntentLabel.BALANCE, pytest.approx(0.75))
     assert (english.label, english.confidence) == (IntentLabel.POLICY, pytest.approx(0.75))
 
@@ -221,8 +237,10 @@ def test_the_ensemble_weighs_each_language_by_its_own_weights() -> None:
 @pytest.mark.parametrize("weights", [(1.0,), (1.0, -0.5), (0.0, 0.0), (1.0, float("nan"))])
 def test_weights_that_cannot_weigh_are_refused(weights: tuple[float, ...]) -> None:
     with pytest.raises(ValueError, match="ensemble weights must be 2 non-negative numbers"):
-        EnsembleClassifier([Fixed("a", {IntentLabel.BALANCE: 1.0}),
-                            Fixed("b", {IntentLabel.POLICY: 1.0})], {Language.SPANISH: weights})
+        EnsembleClassifier(
+            [Fixed("a", {IntentLabel.BALANCE: 1.0}), Fixed("b", {IntentLabel.POLICY: 1.0})],
+            {Language.SPANISH: weights},
+        )
 
 
 class Oracle:
@@ -239,8 +257,9 @@ class Oracle:
 
 def test_the_fitted_weights_follow_the_model_that_is_right_in_each_language() -> None:
     rows = load_utterances().train[::7]
-    weights = fit_weights(rows, lambda r: Oracle(r, Language.SPANISH),
-                          lambda r: Oracle(r, Language.ENGLISH), folds=3)
+    weights = fit_weights(
+        rows, lambda r: Oracle(r, Language.SPANISH), lambda r: Oracle(r, Language.ENGLISH), folds=3
+    )
     assert weights[Language.SPANISH][1] < 0.5 < weights[Language.ENGLISH][1]
 
 
@@ -248,6 +267,7 @@ def test_the_shipped_weights_are_the_ones_cross_validation_fits_on_the_train_spl
     """Never fitted on the test split; re-fitted here so a changed utterance set cannot leave
     stale weights behind."""
     embedder = MiniLMEmbedder()
-    fitted = fit_weights(load_utterances().train, NgramClassifier,
-                         lambda rows: EmbeddingClassifier(rows, embedder))
+    fitted = fit_weights(
+        load_utterances().train, NgramClassifier, lambda rows: EmbeddingClassifier(rows, embedder)
+    )
     assert fitted == ENSEMBLE_WEIGHTS, f"re-fit: set models.ENSEMBLE_WEIGHTS = {fitted}"

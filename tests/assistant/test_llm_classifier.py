@@ -13,7 +13,6 @@ import logging
 import httpx
 import pytest
 import respx
-from tests.assistant.assistant_fakes import MARIA_PHONE, PipelineFactory
 
 from billing_toolkit.assistant.narrator.chat_completions import ChatCompletionsConfig
 from billing_toolkit.assistant.runtime import (
@@ -30,7 +29,7 @@ from billing_toolkit.assistant.understanding.llm_classifier import (
     ChatCompletionsIntentClassifier,
 )
 from billing_toolkit.assistant.understanding.models import default_classifier, intent_model
-from tests.assistant.assistant_fakes import FakeRetriever
+from tests.assistant.assistant_fakes import MARIA_PHONE, FakeRetriever, PipelineFactory
 
 BASE = "http://127.0.0.1:11434/v1"
 URL = f"{BASE}/chat/completions"
@@ -87,7 +86,8 @@ def test_the_pipeline_answers_what_the_model_understood(make_pipeline: PipelineF
 def test_the_request_carries_the_schema_the_labels_and_no_personal_identifier() -> None:
     call = respx.post(URL).mock(return_value=answering("balance"))
     classifier(ASSISTANT_LLM_API_KEY="sk-test").classify(
-        "mi cedula es V-12.345.678, cuenta 1000004821, tel 0412-1234567: y la INV-2026-008263?")
+        "mi cedula es V-12.345.678, cuenta 1000004821, tel 0412-1234567: y la INV-2026-008263?"
+    )
     request = call.calls.last.request
     body = json.loads(request.content)
     assert request.headers["Authorization"] == "Bearer sk-test"
@@ -120,16 +120,20 @@ FAILURES = {
     "unknown label": answering("refund"),
     "label in other case": answering("BALANCE"),
     "missing confidence": httpx.Response(200, json=completion({"intent": "balance"})),
-    "extra key": httpx.Response(200, json=completion(
-        {"intent": "balance", "confidence": 0.9, "reason": "owes"})),
+    "extra key": httpx.Response(
+        200, json=completion({"intent": "balance", "confidence": 0.9, "reason": "owes"})
+    ),
     "confidence above 1": answering("balance", 1.5),
     "negative confidence": answering("balance", -0.1),
-    "confidence as text": httpx.Response(200, json=completion(
-        {"intent": "balance", "confidence": "0.9"})),
-    "confidence as bool": httpx.Response(200, json=completion(
-        {"intent": "balance", "confidence": True})),
-    "NaN confidence": httpx.Response(200, json=completion(
-        '{"intent": "balance", "confidence": NaN}')),
+    "confidence as text": httpx.Response(
+        200, json=completion({"intent": "balance", "confidence": "0.9"})
+    ),
+    "confidence as bool": httpx.Response(
+        200, json=completion({"intent": "balance", "confidence": True})
+    ),
+    "NaN confidence": httpx.Response(
+        200, json=completion('{"intent": "balance", "confidence": NaN}')
+    ),
     "doubtful answer": answering("balance", 0.35),
 }
 
@@ -146,22 +150,27 @@ def test_anything_but_a_confident_valid_answer_leaves_it_to_the_local_model(
     assert "12345678" not in caplog.text and "lo mio" not in caplog.text
 
 
-@pytest.mark.parametrize("error", [httpx.ReadTimeout("slow"), httpx.ConnectTimeout("down"),
-                                   httpx.ConnectError("refused")], ids=type)
+@pytest.mark.parametrize(
+    "error",
+    [httpx.ReadTimeout("slow"), httpx.ConnectTimeout("down"), httpx.ConnectError("refused")],
+    ids=type,
+)
 @respx.mock
 def test_a_timeout_or_unreachable_endpoint_leaves_it_to_the_local_model(
-    error: httpx.HTTPError
+    error: httpx.HTTPError,
 ) -> None:
     respx.post(URL).mock(side_effect=error)
     local = StubModel(IntentLabel.BALANCE)
     assert classifier(local).classify(VAGUE) is local.answer
 
 
-@pytest.mark.parametrize("message", ["quiero hablar con un asesor", "no quiero hablar con un bot",
-                                     "can a human call me?"])
+@pytest.mark.parametrize(
+    "message",
+    ["quiero hablar con un asesor", "no quiero hablar con un bot", "can a human call me?"],
+)
 @respx.mock
 def test_a_request_for_a_person_found_by_the_rules_wins_without_asking_the_model(
-    message: str
+    message: str,
 ) -> None:
     call = respx.post(URL).mock(return_value=answering("balance", 1.0))
     prediction = classifier().classify(message)
@@ -179,8 +188,14 @@ def test_the_local_model_naming_a_person_wins_over_the_remote_one() -> None:
 
 @respx.mock
 def test_answers_are_remembered_and_a_failure_is_retried_on_a_later_turn() -> None:
-    call = respx.post(URL).mock(side_effect=[
-        answering("balance"), httpx.Response(503), answering("greeting"), answering("due_date")])
+    call = respx.post(URL).mock(
+        side_effect=[
+            answering("balance"),
+            httpx.Response(503),
+            answering("greeting"),
+            answering("due_date"),
+        ]
+    )
     chosen = classifier(StubModel(IntentLabel.POLICY))
     assert chosen.classify(VAGUE).label is IntentLabel.BALANCE
     assert chosen.classify(VAGUE).label is IntentLabel.BALANCE, "same turn, same answer"
@@ -198,26 +213,38 @@ class TestConfiguration:
         chosen = classifier()
         assert chosen.name == "chat-completions:qwen2.5:7b"
         assert chosen._config == ChatCompletionsConfig(
-            BASE, "qwen2.5:7b", None, DEFAULT_INTENT_TIMEOUT_SECONDS)
+            BASE, "qwen2.5:7b", None, DEFAULT_INTENT_TIMEOUT_SECONDS
+        )
         assert classifier(ASSISTANT_INTENT_LLM_TIMEOUT="1.5")._config.timeout_seconds == 1.5
 
-    @pytest.mark.parametrize(("env", "message"), [
-        ({"ASSISTANT_LLM_BASE_URL": ""}, "set ASSISTANT_LLM_BASE_URL"),
-        ({"ASSISTANT_LLM_MODEL": ""}, "set ASSISTANT_LLM_MODEL"),
-        ({"ASSISTANT_INTENT_LLM_TIMEOUT": "soon"},
-         "ASSISTANT_INTENT_LLM_TIMEOUT must be a number"),
-        ({"ASSISTANT_INTENT_LLM_TIMEOUT": "0"}, "ASSISTANT_INTENT_LLM_TIMEOUT must be a positive"),
-        ({"ASSISTANT_INTENT_LLM_TIMEOUT": "inf"},
-         "ASSISTANT_INTENT_LLM_TIMEOUT must be a positive"),
-    ])
+    @pytest.mark.parametrize(
+        ("env", "message"),
+        [
+            ({"ASSISTANT_LLM_BASE_URL": ""}, "set ASSISTANT_LLM_BASE_URL"),
+            ({"ASSISTANT_LLM_MODEL": ""}, "set ASSISTANT_LLM_MODEL"),
+            (
+                {"ASSISTANT_INTENT_LLM_TIMEOUT": "soon"},
+                "ASSISTANT_INTENT_LLM_TIMEOUT must be a number",
+            ),
+            (
+                {"ASSISTANT_INTENT_LLM_TIMEOUT": "0"},
+                "ASSISTANT_INTENT_LLM_TIMEOUT must be a positive",
+            ),
+            (
+                {"ASSISTANT_INTENT_LLM_TIMEOUT": "inf"},
+                "ASSISTANT_INTENT_LLM_TIMEOUT must be a positive",
+            ),
+        ],
+    )
     def test_a_missing_or_bad_setting_is_named(self, env: dict[str, str], message: str) -> None:
         with pytest.raises(ValueError, match=message):
             classifier(**env)
 
-    @pytest.mark.parametrize(("raw", "enabled"), [(None, False), ("", False), ("0", False),
-                                                  ("1", True), ("true", True), ("YES", True)])
-    def test_the_opt_in_is_read_from_the_environment(self, raw: str | None,
-                                                     enabled: bool) -> None:
+    @pytest.mark.parametrize(
+        ("raw", "enabled"),
+        [(None, False), ("", False), ("0", False), ("1", True), ("true", True), ("YES", True)],
+    )
+    def test_the_opt_in_is_read_from_the_environment(self, raw: str | None, enabled: bool) -> None:
         env = {} if raw is None else {"ASSISTANT_INTENT_LLM": raw}
         assert AssistantConfig.from_env(env).intent_llm is enabled
 
@@ -229,7 +256,8 @@ class TestConfiguration:
         assert build_intent_classifier(AssistantConfig()) is default_classifier()
 
     def test_opted_in_the_trained_model_the_config_names_is_the_fallback(
-            self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         for name, value in ENV.items():
             monkeypatch.setenv(name, value)
         built = build_intent_classifier(AssistantConfig(intent_model="ngram", intent_llm=True))
@@ -237,19 +265,22 @@ class TestConfiguration:
         assert built._fallback is intent_model("ngram")
         built.close()
 
-    def test_opted_in_the_assistant_is_built_with_it(self, monkeypatch: pytest.MonkeyPatch,
-                                                     any_store: object) -> None:
+    def test_opted_in_the_assistant_is_built_with_it(
+        self, monkeypatch: pytest.MonkeyPatch, any_store: object
+    ) -> None:
         for name, value in ENV.items():
             monkeypatch.setenv(name, value)
         config = AssistantConfig(base_url="http://billing.test", api_key="k", intent_llm=True)
-        with open_assistant(config, retriever=FakeRetriever(),
-                            store=any_store) as assistant:  # type: ignore[arg-type]
+        with open_assistant(config, retriever=FakeRetriever(), store=any_store) as assistant:  # type: ignore[arg-type]
             assert isinstance(assistant.pipeline.classifier, ChatCompletionsIntentClassifier)
 
-    def test_opted_in_without_an_endpoint_refuses_to_build(self,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_opted_in_without_an_endpoint_refuses_to_build(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         for name in ENV:
             monkeypatch.delenv(name, raising=False)
         with pytest.raises(ValueError, match="set ASSISTANT_LLM_BASE_URL"):
-            open_assistant(AssistantConfig(base_url="http://billing.test", api_key="k",
-                                           intent_llm=True), retriever=FakeRetriever())
+            open_assistant(
+                AssistantConfig(base_url="http://billing.test", api_key="k", intent_llm=True),
+                retriever=FakeRetriever(),
+            )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.assistant.assistant_fakes import JOSE_PHONE, MARIA_PHONE, FakeCapabilities, PipelineFactory
 
 from billing_toolkit.assistant.evaluation.narration_faults import (
     FaultyNarrator,
@@ -22,75 +21,148 @@ from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.assistant.turn.result import Action
 from billing_toolkit.client.tool_result import ToolResult
+from tests.assistant.assistant_fakes import (
+    JOSE_PHONE,
+    MARIA_PHONE,
+    FakeCapabilities,
+    PipelineFactory,
+)
 
-EVIDENCE = ("Balance: amount due USD 45.00; net balance USD -12.50; invoice INV-2026-004281; "
-            "next due date 2026-12-10.")
-REQUEST = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None,
-                           (ToolResult("balance", True, EVIDENCE, {}),),
-                           (EvidenceChunk("kb-1", "La mora es del 5%.", "es"),))
-REPLY = ("Factura INV-2026-004281: debes USD 45,00, saldo neto USD -12,50; vence el "
-         "10 de diciembre de 2026.")
+EVIDENCE = (
+    "Balance: amount due USD 45.00; net balance USD -12.50; invoice INV-2026-004281; "
+    "next due date 2026-12-10."
+)
+REQUEST = NarrationRequest(
+    "?",
+    Language.SPANISH,
+    Intent.BALANCE,
+    None,
+    (ToolResult("balance", True, EVIDENCE, {}),),
+    (EvidenceChunk("kb-1", "La mora es del 5%.", "es"),),
+)
+REPLY = (
+    "Factura INV-2026-004281: debes USD 45,00, saldo neto USD -12,50; vence el "
+    "10 de diciembre de 2026."
+)
 
 
-@pytest.mark.parametrize(("fault", "original", "corrupted"), [
-    (NarrationFault.MAGNITUDE, "45,00", "4.500"),
-    (NarrationFault.TRANSPOSED_DIGITS, "2026", "2062"),
-    (NarrationFault.NEIGHBOURING_INVOICE, "INV-2026-004281", "INV-2026-004282"),
-    (NarrationFault.CHANGED_DATE, "10 de diciembre de 2026", "11 de diciembre de 2026"),
-    (NarrationFault.DROPPED_MINUS, "-12,50", "12,50"),
-])
+@pytest.mark.parametrize(
+    ("fault", "original", "corrupted"),
+    [
+        (NarrationFault.MAGNITUDE, "45,00", "4.500"),
+        (NarrationFault.TRANSPOSED_DIGITS, "2026", "2062"),
+        (NarrationFault.NEIGHBOURING_INVOICE, "INV-2026-004281", "INV-2026-004282"),
+        (NarrationFault.CHANGED_DATE, "10 de diciembre de 2026", "11 de diciembre de 2026"),
+        (NarrationFault.DROPPED_MINUS, "-12,50", "12,50"),
+    ],
+)
 def test_each_fault_corrupts_the_first_token_it_applies_to(
     fault: NarrationFault, original: str, corrupted: str
 ) -> None:
     narration, injection = corrupt(Narration(REPLY, ()), fault, REQUEST)
     assert (injection.original, injection.corrupted, injection.applied) == (
-        original, corrupted, True)
+        original,
+        corrupted,
+        True,
+    )
     assert narration.reply == REPLY.replace(original, corrupted, 1)
 
 
 def test_a_minus_is_dropped_wherever_the_verifier_reads_one() -> None:
-    narration, injection = corrupt(Narration("Saldo neto -USD 12,50.", ()),
-                                   NarrationFault.DROPPED_MINUS, REQUEST)
+    narration, injection = corrupt(
+        Narration("Saldo neto -USD 12,50.", ()), NarrationFault.DROPPED_MINUS, REQUEST
+    )
     assert (narration.reply, injection.original) == ("Saldo neto USD 12,50.", "-USD 12,50")
     verdict = GroundingVerifier().verify(
-        answer=narration.reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
-        tool_result_texts=[EVIDENCE])
+        answer=narration.reply,
+        used_chunk_ids=[],
+        retrieved_chunk_ids=[],
+        evidence_texts=[],
+        tool_result_texts=[EVIDENCE],
+    )
     assert verdict.unsupported == ("12,50",)
 
 
 def test_an_invented_citation_is_added_to_the_used_chunks() -> None:
-    narration, injection = corrupt(Narration(REPLY, ("kb-1",)), NarrationFault.INVENTED_CITATION,
-                                   REQUEST)
+    narration, injection = corrupt(
+        Narration(REPLY, ("kb-1",)), NarrationFault.INVENTED_CITATION, REQUEST
+    )
     assert narration == Narration(REPLY, ("kb-1", "kb-invented-0001"))
     assert injection.applied
 
 
 def test_a_corruption_that_lands_on_other_evidence_is_skipped() -> None:
-    request = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None, (ToolResult(
-        "balance", True, "net USD -45.00; credit USD 45.00; due 2026-12-10, 2026-12-11", {}),), ())
+    request = NarrationRequest(
+        "?",
+        Language.SPANISH,
+        Intent.BALANCE,
+        None,
+        (
+            ToolResult(
+                "balance", True, "net USD -45.00; credit USD 45.00; due 2026-12-10, 2026-12-11", {}
+            ),
+        ),
+        (),
+    )
     reply = "Neto USD -45,00, vence el 2026-12-10."
     assert not corrupt(Narration(reply, ()), NarrationFault.DROPPED_MINUS, request)[1].applied
     _, injection = corrupt(Narration(reply, ()), NarrationFault.CHANGED_DATE, request)
     assert injection.corrupted == "2026-12-09"
 
 
-@pytest.mark.parametrize(("fault", "reply", "corrupted"), [
-    (NarrationFault.TRANSPOSED_DIGITS, "El 10 de diciembre de 2026 debes USD 45,00.",
-     "El 10 de diciembre de 2026 debes USD 54,00."),
-    (NarrationFault.TRANSPOSED_DIGITS, "Tienes 1111 puntos y debes USD 45,00.",
-     "Tienes 1111 puntos y debes USD 54,00."),
-    (NarrationFault.NEIGHBOURING_INVOICE, "Factura INV-2026-004280.", "Factura INV-2026-004279."),
-    (NarrationFault.NEIGHBOURING_INVOICE, "INV-2026-004282 o INV-2026-004290.",
-     "INV-2026-004282 o INV-2026-004291."),
-    (NarrationFault.CHANGED_DATE, "Del 05/11/2026, vence el 2026-12-10.",
-     "Del 05/11/2026, vence el 2026-12-11."),
-    (NarrationFault.CHANGED_DATE, "El 2026-12-07 o el 2026-12-20.", "El 2026-12-07 o el 2026-12-21."),
-])
+@pytest.mark.parametrize(
+    ("fault", "reply", "corrupted"),
+    [
+        (
+            NarrationFault.TRANSPOSED_DIGITS,
+            "El 10 de diciembre de 2026 debes USD 45,00.",
+            "El 10 de diciembre de 2026 debes USD 54,00.",
+        ),
+        (
+            NarrationFault.TRANSPOSED_DIGITS,
+            "Tienes 1111 puntos y debes USD 45,00.",
+            "Tienes 1111 puntos y debes USD 54,00.",
+        ),
+        (
+            NarrationFault.NEIGHBOURING_INVOICE,
+            "Factura INV-2026-004280.",
+            "Factura INV-2026-004279.",
+        ),
+        (
+            NarrationFault.NEIGHBOURING_INVOICE,
+            "INV-2026-004282 o INV-2026-004290.",
+            "INV-2026-004282 o INV-2026-004291.",
+        ),
+        (
+            NarrationFault.CHANGED_DATE,
+            "Del 05/11/2026, vence el 2026-12-10.",
+            "Del 05/11/2026, vence el 2026-12-11.",
+        ),
+        (
+            NarrationFault.CHANGED_DATE,
+            "El 2026-12-07 o el 2026-12-20.",
+            "El 2026-12-07 o el 2026-12-21.",
+        ),
+    ],
+)
 def test_tokens_that_cannot_be_corrupted_for_real_are_passed_over(
     fault: NarrationFault, reply: str, corrupted: str
 ) -> None:
-    request = NarrationRequest("?", Language.SPANISH, Intent.BALANCE, None, (ToolResult(
-        "balance", True, "INV-2026-004281 INV-2026-004283; 2026-12-05 2026-12-06 2026-12-08 2026-12-09", {}),), ())
+    request = NarrationRequest(
+        "?",
+        Language.SPANISH,
+        Intent.BALANCE,
+        None,
+        (
+            ToolResult(
+                "balance",
+                True,
+                "INV-2026-004281 INV-2026-004283; 2026-12-05 2026-12-06 2026-12-08 2026-12-09",
+                {},
+            ),
+        ),
+        (),
+    )
     assert corrupt(Narration(reply, ()), fault, request)[0].reply == corrupted
 
 
@@ -118,11 +190,15 @@ SCENARIOS = [
 
 @pytest.mark.parametrize(("fault", "phone", "message"), SCENARIOS)
 def test_the_verifier_stops_every_injected_fault(
-    make_pipeline: PipelineFactory, capabilities: FakeCapabilities,
-    fault: NarrationFault, phone: str, message: str
+    make_pipeline: PipelineFactory,
+    capabilities: FakeCapabilities,
+    fault: NarrationFault,
+    phone: str,
+    message: str,
 ) -> None:
     capabilities.world["fibranet"]["1000007310"].balance.update(
-        amount_due="37.50", net_balance="-212.50")
+        amount_due="37.50", net_balance="-212.50"
+    )
     narrator = FaultyNarrator(TemplateNarrator(), fault)
     result = make_pipeline(narrator=narrator).handle(phone, message)
     assert narrator.last_injection is not None and narrator.last_injection.applied

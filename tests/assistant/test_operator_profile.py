@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.assistant.assistant_fakes import yaml_file
 
 from billing_toolkit.assistant.knowledge import KNOWLEDGE_DIR
 from billing_toolkit.assistant.knowledge.operator_profile import (
@@ -14,22 +13,32 @@ from billing_toolkit.assistant.knowledge.operator_profile import (
 )
 from billing_toolkit.assistant.runtime import AssistantConfig, build_narrator
 from billing_toolkit.assistant.text.identifiers import find_identifiers
+from tests.assistant.assistant_fakes import yaml_file
 
 
 def test_every_identifier_the_articles_quote_is_listed() -> None:
-    listed = {i.key for entry in load_operator_profile().quotable_identifiers
-              for i in find_identifiers(entry)}
-    quoted = {i.key for path in KNOWLEDGE_DIR.rglob("*.md")
-              for i in find_identifiers(path.read_text(encoding="utf-8"))}
+    listed = {
+        i.key
+        for entry in load_operator_profile().quotable_identifiers
+        for i in find_identifiers(entry)
+    }
+    quoted = {
+        i.key
+        for path in KNOWLEDGE_DIR.rglob("*.md")
+        for i in find_identifiers(path.read_text(encoding="utf-8"))
+    }
     assert quoted <= listed, sorted(quoted - listed)
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("tenant: x\noperator_identifiers: [hello]\n", "not one well-formed identifier"),
-    ("tenant: x\nformat_examples: [INV-2026-04281]\n", "not one well-formed identifier"),
-    ("tenant: x\nformat_examples: INV-2026-000123\n", "must be a list"),
-    ("- just a list\n", "expected a mapping"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("tenant: x\noperator_identifiers: [hello]\n", "not one well-formed identifier"),
+        ("tenant: x\nformat_examples: [INV-2026-04281]\n", "not one well-formed identifier"),
+        ("tenant: x\nformat_examples: INV-2026-000123\n", "must be a list"),
+        ("- just a list\n", "expected a mapping"),
+    ],
+)
 def test_a_bad_profile_is_refused(tmp_path: Path, text: str, problem: str) -> None:
     with pytest.raises(OperatorProfileError, match=problem):
         load_operator_profile(yaml_file(tmp_path, text))
@@ -41,16 +50,23 @@ def test_a_missing_profile_is_refused(tmp_path: Path) -> None:
 
 
 def test_config_reads_the_environment_and_flags_win() -> None:
-    env = {"ASSISTANT_TENANT": "llanolink", "ASSISTANT_STORE_DSN": "sqlite:///c.db",
-           "ASSISTANT_NARRATOR": "openai"}
+    env = {
+        "ASSISTANT_TENANT": "llanolink",
+        "ASSISTANT_STORE_DSN": "sqlite:///c.db",
+        "ASSISTANT_NARRATOR": "openai",
+    }
     config = AssistantConfig.from_env(env, narrator="template", base_url=None)
     assert (config.tenant, config.store_dsn, config.narrator) == (
-        "llanolink", "sqlite:///c.db", "template")
+        "llanolink",
+        "sqlite:///c.db",
+        "template",
+    )
     assert config.base_url is None
 
 
 def test_an_unknown_or_unconfigured_narrator_is_a_clear_error(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with pytest.raises(ValueError, match="unknown narrator 'poet'"):
         build_narrator("poet")
     monkeypatch.delenv("ASSISTANT_LLM_BASE_URL", raising=False)

@@ -5,6 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from billing_toolkit.assistant.narrator import Narration, NarrationError, NarrationRequest
+from billing_toolkit.assistant.store import SqlConversationStore
+from billing_toolkit.assistant.store.model import ConversationState
+from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
+from billing_toolkit.assistant.turn.result import Action, TurnResult
+from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
 from tests.assistant.assistant_fakes import (
     ANA_PHONE,
     JOSE_PHONE,
@@ -15,14 +23,6 @@ from tests.assistant.assistant_fakes import (
     FakeRetriever,
     PipelineFactory,
 )
-
-from billing_toolkit.assistant.narrator import Narration, NarrationError, NarrationRequest
-from billing_toolkit.assistant.store import SqlConversationStore
-from billing_toolkit.assistant.store.model import ConversationState
-from billing_toolkit.assistant.turn.escalation import EscalationReason
-from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
-from billing_toolkit.assistant.turn.result import Action, TurnResult
-from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
 
 
 def stages(result: TurnResult) -> dict[str, str]:
@@ -100,7 +100,8 @@ class TestGroundedAnswers:
         assert result.reply == (
             "Your current plan is Hogar 30 (PLN-HOGAR-30): 30 Mbps down and 10 Mbps up for "
             "Bs. 1,450.00 a month. Service status: suspended. Your next invoice is issued on "
-            "December 12, 2026.")
+            "December 12, 2026."
+        )
 
     def test_a_greeting_gets_a_greeting(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(ANA_PHONE, "Hola, buenas tardes")
@@ -114,21 +115,26 @@ class TestExactIdentifiers:
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "detalle de la factura inv\u20132026\u2013004281")
         assert capabilities.called("invoice_by_number") == [
-            (("1000004821",), {"invoice_number": "INV-2026-004281"})]
+            (("1000004821",), {"invoice_number": "INV-2026-004281"})
+        ]
         assert result.reply.startswith("Factura INV-2026-004281 (pendiente)")
 
-    @pytest.mark.parametrize("literal", [
-        "INV-2026-004218",   # transposed digits of the customer's own INV-2026-004281
-        "INV-2026-004300",   # another customer of the same operator
-        "INV-2026-500123",   # another operator's invoice
-    ])
+    @pytest.mark.parametrize(
+        "literal",
+        [
+            "INV-2026-004218",  # transposed digits of the customer's own INV-2026-004281
+            "INV-2026-004300",  # another customer of the same operator
+            "INV-2026-500123",  # another operator's invoice
+        ],
+    )
     def test_an_invoice_that_is_not_the_customers_is_not_found_and_never_substituted(
         self, pipeline: AssistantPipeline, literal: str
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, f"¿Cuánto debo de la factura {literal}?")
         assert result.action is Action.REPLY
-        assert result.reply == (f"No encontré la factura {literal} en tu cuenta. "
-                                "Verifica el dato e inténtalo de nuevo.")
+        assert result.reply == (
+            f"No encontré la factura {literal} en tu cuenta. Verifica el dato e inténtalo de nuevo."
+        )
 
     def test_a_malformed_invoice_number_is_not_found_without_a_lookup(
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
@@ -140,11 +146,14 @@ class TestExactIdentifiers:
     def test_a_lookup_that_returns_another_number_is_refused(
         self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
     ) -> None:
-        neighbour = dict(capabilities.world["fibranet"]["1000004821"].invoices[0],
-                         invoice_number="INV-2026-004282")
+        neighbour = dict(
+            capabilities.world["fibranet"]["1000004821"].invoices[0],
+            invoice_number="INV-2026-004282",
+        )
         capabilities.world["fibranet"]["1000004821"].invoices.append(neighbour)
         capabilities.invoice_by_number = lambda account, invoice_number: (  # type: ignore[method-assign]
-            FakeCapabilities.invoice_by_number(capabilities, account, "INV-2026-004282"))
+            FakeCapabilities.invoice_by_number(capabilities, account, "INV-2026-004282")
+        )
         result = make_pipeline().handle(MARIA_PHONE, "factura INV-2026-004281")
         assert result.reply.startswith("No encontré la factura INV-2026-004281")
 
@@ -184,8 +193,14 @@ class TestIdentity:
         assert "verificar tu identidad" in str(result.reply)
         assert capabilities.called("balance") == []
 
-    @pytest.mark.parametrize("claim", ["mi cédula es V-12.345.678, ¿cuánto debo?",
-                                       "soy 1000004821, ¿cuál es mi plan?", "V-12345678"])
+    @pytest.mark.parametrize(
+        "claim",
+        [
+            "mi cédula es V-12.345.678, ¿cuánto debo?",
+            "soy 1000004821, ¿cuál es mi plan?",
+            "V-12345678",
+        ],
+    )
     def test_a_claimed_identifier_opens_nothing_by_default(
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities, claim: str
     ) -> None:
@@ -229,8 +244,10 @@ class TestIdentity:
 
 class TestRefusalPaths:
     def test_a_request_for_a_person_escalates_at_once(
-        self, pipeline: AssistantPipeline, capabilities: FakeCapabilities,
-        store: SqlConversationStore
+        self,
+        pipeline: AssistantPipeline,
+        capabilities: FakeCapabilities,
+        store: SqlConversationStore,
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "Quiero hablar con un asesor")
         assert result.action is Action.ESCALATE
@@ -248,8 +265,10 @@ class TestRefusalPaths:
         assert stages(result) == {"gate": "silent"}
 
     def test_while_a_person_has_the_conversation_the_bot_writes_nothing(
-        self, pipeline: AssistantPipeline, store: SqlConversationStore,
-        capabilities: FakeCapabilities
+        self,
+        pipeline: AssistantPipeline,
+        store: SqlConversationStore,
+        capabilities: FakeCapabilities,
     ) -> None:
         before = store.assign_agent(TENANT, MARIA_PHONE, "agent-7")
         result = pipeline.handle(MARIA_PHONE, "¿Cuál es mi saldo?")
@@ -264,17 +283,25 @@ class TestRefusalPaths:
         store.release_to_bot(TENANT, MARIA_PHONE)
         assert pipeline.handle(MARIA_PHONE, "mi saldo").action is Action.REPLY
 
-    @pytest.mark.parametrize(("capability", "phone", "before", "message"), [
-        ("customer_by_phone", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
-        ("customer_by_account", UNKNOWN_PHONE, (), "1000004821 V-12345678"),
-        ("customer_by_account", UNKNOWN_PHONE, ("1000004821 V-12345678",), "mi saldo"),
-        ("balance", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
-        ("invoice_by_number", MARIA_PHONE, (), "factura INV-2026-004281"),
-        ("bill_change", MARIA_PHONE, (), "¿por qué la factura INV-2026-004281 subió?"),
-    ])
+    @pytest.mark.parametrize(
+        ("capability", "phone", "before", "message"),
+        [
+            ("customer_by_phone", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
+            ("customer_by_account", UNKNOWN_PHONE, (), "1000004821 V-12345678"),
+            ("customer_by_account", UNKNOWN_PHONE, ("1000004821 V-12345678",), "mi saldo"),
+            ("balance", MARIA_PHONE, (), "¿Cuál es mi saldo?"),
+            ("invoice_by_number", MARIA_PHONE, (), "factura INV-2026-004281"),
+            ("bill_change", MARIA_PHONE, (), "¿por qué la factura INV-2026-004281 subió?"),
+        ],
+    )
     def test_an_outage_escalates_tool_error_naming_what_failed(
-        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities, capability: str,
-        phone: str, before: tuple[str, ...], message: str
+        self,
+        make_pipeline: PipelineFactory,
+        capabilities: FakeCapabilities,
+        capability: str,
+        phone: str,
+        before: tuple[str, ...],
+        message: str,
     ) -> None:
         # Claims from an unknown phone are only looked up on the two-factor opt-in.
         pipeline = make_pipeline(settings=PipelineSettings(two_factor_self_service=True))
@@ -310,7 +337,8 @@ class TestRefusalPaths:
             bill_change = None  # type: ignore[assignment]
 
         result = make_pipeline(capabilities=WithoutBillChange()).handle(
-            MARIA_PHONE, "why is my bill higher this month?")
+            MARIA_PHONE, "why is my bill higher this month?"
+        )
         assert result.reason is EscalationReason.CAPABILITY_MISSING
         assert stages(result)["capability"] == "missing"
 
@@ -329,18 +357,23 @@ class TestRefusalPaths:
 
         def replace_chunk(chunk):  # type: ignore[no-untyped-def]
             from dataclasses import replace
+
             return replace(chunk, matched_by_text=False, vector_score=0.1)
 
         result = make_pipeline(retriever=Weak(), classifier=KeywordClassifier()).handle(
-            MARIA_PHONE, "¿Cuánto es la mora?")  # the floor, not routing: no topic added
+            MARIA_PHONE, "¿Cuánto es la mora?"
+        )  # the floor, not routing: no topic added
         assert result.reason is EscalationReason.NO_CONTEXT
         assert stages(result)["retrieval"] == "0 of 1 kept"
 
-    @pytest.mark.parametrize(("text_rank", "score", "kept"), [
-        (1, 0.2, "1 of 1 kept"),     # shares a term with the question, fair cosine: context
-        (None, 0.2, "0 of 1 kept"),  # the same cosine from the vector leg alone: not context
-        (1, 0.1, "0 of 1 kept"),     # shares a term but is far from the question: not context
-    ])
+    @pytest.mark.parametrize(
+        ("text_rank", "score", "kept"),
+        [
+            (1, 0.2, "1 of 1 kept"),  # shares a term with the question, fair cosine: context
+            (None, 0.2, "0 of 1 kept"),  # the same cosine from the vector leg alone: not context
+            (1, 0.1, "0 of 1 kept"),  # shares a term but is far from the question: not context
+        ],
+    )
     def test_a_chunk_sharing_a_term_needs_a_lower_cosine(
         self, make_pipeline: PipelineFactory, text_rank: int | None, score: float, kept: str
     ) -> None:
@@ -348,11 +381,14 @@ class TestRefusalPaths:
 
         class Partial(FakeRetriever):
             def search(self, query: str, top_k: int = 6):  # type: ignore[no-untyped-def]
-                return [replace(c, matched_by_text=False, vector_score=score,
-                                text_rank=text_rank) for c in super().search(query, top_k)]
+                return [
+                    replace(c, matched_by_text=False, vector_score=score, text_rank=text_rank)
+                    for c in super().search(query, top_k)
+                ]
 
         result = make_pipeline(retriever=Partial(), classifier=KeywordClassifier()).handle(
-            MARIA_PHONE, "¿Cuánto es la mora?")
+            MARIA_PHONE, "¿Cuánto es la mora?"
+        )
         assert stages(result)["retrieval"] == kept
         assert (result.reason is EscalationReason.NO_CONTEXT) == kept.startswith("0")
 
@@ -374,7 +410,8 @@ class TestRefusalPaths:
 
     def test_an_invented_figure_is_stopped(self, make_pipeline: PipelineFactory) -> None:
         result = make_pipeline(narrator=ScriptedNarrator("Debes Bs. 4.500.")).handle(
-            MARIA_PHONE, "mi saldo")
+            MARIA_PHONE, "mi saldo"
+        )
         assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
         assert result.escalation.context.stopped_reply == "Debes Bs. 4.500."
         assert result.escalation.context.unsupported == ("4.500",)
@@ -394,7 +431,8 @@ class TestRefusalPaths:
     ) -> None:
         question = "¿Cómo pago por Pago Móvil?"
         assert make_pipeline().handle(MARIA_PHONE, question).reason is (
-            EscalationReason.UNGROUNDED_OUTPUT)
+            EscalationReason.UNGROUNDED_OUTPUT
+        )
         settings = PipelineSettings(operator_identifiers=("J-12345678-9", "+584143287410"))
         result = make_pipeline(settings=settings).handle(JOSE_PHONE, question)
         assert result.action is Action.REPLY
@@ -416,7 +454,9 @@ class TestRefusalPaths:
         assert result.escalation.context.unsupported == ("narrator: model timed out",)
 
     def test_an_empty_reply_escalates(self, make_pipeline: PipelineFactory) -> None:
-        result = make_pipeline(narrator=ScriptedNarrator("  ** **  ")).handle(MARIA_PHONE, "mi saldo")
+        result = make_pipeline(narrator=ScriptedNarrator("  ** **  ")).handle(
+            MARIA_PHONE, "mi saldo"
+        )
         assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
         assert result.escalation.context.unsupported == ("empty reply",)
 

@@ -4,19 +4,33 @@ intents in one message, closings, service outages and examples that are not thei
 from __future__ import annotations
 
 import pytest
-from tests.assistant.assistant_fakes import MARIA_PHONE, TENANT, FakeCapabilities, FakeChunk, FakeRetriever
 
 from billing_toolkit.assistant.store import SqlConversationStore
 from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
 from billing_toolkit.assistant.turn.result import Action
+from tests.assistant.assistant_fakes import (
+    MARIA_PHONE,
+    TENANT,
+    FakeCapabilities,
+    FakeChunk,
+    FakeRetriever,
+)
 
 
-@pytest.mark.parametrize("message", ["factura INV 2026 004281", "INV_2026_004281",
-                                     "la INV/2026/004281", "ver 2026-004281",
-                                     "factura \u0406NV-2026-004281"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "factura INV 2026 004281",
+        "INV_2026_004281",
+        "la INV/2026/004281",
+        "ver 2026-004281",
+        "factura \u0406NV-2026-004281",
+    ],
+)
 def test_a_variant_is_read_back_with_a_suggestion_and_nothing_else(
-        pipeline: AssistantPipeline, capabilities: FakeCapabilities, message: str) -> None:
+    pipeline: AssistantPipeline, capabilities: FakeCapabilities, message: str
+) -> None:
     result = pipeline.handle(MARIA_PHONE, message)
     assert result.action is Action.REPLY
     assert "¿Quisiste decir INV-2026-004281? Responde SÍ para verla." in str(result.reply)
@@ -30,16 +44,18 @@ def test_yes_shows_the_suggested_invoice(pipeline: AssistantPipeline) -> None:
     assert "Factura INV-2026-004281" in str(shown.reply) and "38,28" in str(shown.reply)
 
 
-def test_anything_but_yes_drops_the_suggestion(pipeline: AssistantPipeline,
-                                               store: SqlConversationStore) -> None:
+def test_anything_but_yes_drops_the_suggestion(
+    pipeline: AssistantPipeline, store: SqlConversationStore
+) -> None:
     pipeline.handle(MARIA_PHONE, "factura INV 2026 004281")
     pipeline.handle(MARIA_PHONE, "¿cuánto debo?")
     assert store.get(TENANT, MARIA_PHONE).pending_question is None
     assert "Factura INV-2026-004281" not in str(pipeline.handle(MARIA_PHONE, "sí").reply)
 
 
-def test_a_trailing_letter_is_never_dropped(pipeline: AssistantPipeline,
-                                            capabilities: FakeCapabilities) -> None:
+def test_a_trailing_letter_is_never_dropped(
+    pipeline: AssistantPipeline, capabilities: FakeCapabilities
+) -> None:
     result = pipeline.handle(MARIA_PHONE, "factura INV-2026-004281A")
     assert "Leí «INV-2026-004281A»" in str(result.reply)
     assert capabilities.called("invoice_by_number") == []
@@ -87,8 +103,14 @@ class _ExampleRetriever(FakeRetriever):
     """Returns the knowledge base's worked example beside the policy."""
 
     def search(self, query: str, top_k: int = 6) -> list[FakeChunk]:
-        example = FakeChunk("es-example", "Ejemplo: Cuenta 1000000123, total USD 32,48.", "es",
-                            vector_score=0.99, matched_by_text=True, kind="worked_example")
+        example = FakeChunk(
+            "es-example",
+            "Ejemplo: Cuenta 1000000123, total USD 32,48.",
+            "es",
+            vector_score=0.99,
+            matched_by_text=True,
+            kind="worked_example",
+        )
         return [example, *super().search(query, top_k)]
 
 

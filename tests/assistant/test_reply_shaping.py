@@ -17,7 +17,9 @@ from billing_toolkit.contract.masking import mask
 class TestHumanizer:
     def test_markdown_becomes_plain_whatsapp_text(self) -> None:
         text = "## Saldo\n\n\n**Debes** USD 45,00.  \n- una\n* dos\n`x` [ver](https://f.example)"
-        assert humanize(text) == "Saldo\n\nDebes USD 45,00.\n• una\n• dos\nx ver (https://f.example)"
+        assert (
+            humanize(text) == "Saldo\n\nDebes USD 45,00.\n• una\n• dos\nx ver (https://f.example)"
+        )
 
     def test_long_replies_are_cut_at_a_line_then_sentence_then_word(self) -> None:
         assert humanize("línea uno\nlínea dos larga", max_chars=14) == "línea uno…"
@@ -30,22 +32,32 @@ class TestHumanizer:
 
 
 class TestMoney:
-    @pytest.mark.parametrize(("amount", "currency", "language", "text"), [
-        ("45.00", "USD", Language.SPANISH, "USD 45,00"),
-        ("1234.56", "VES", Language.SPANISH, "Bs. 1.234,56"),
-        ("1234567.00", "VES", Language.SPANISH, "Bs. 1.234.567,00"),
-        ("-5.00", "USD", Language.SPANISH, "USD -5,00"),
-        ("0.50", "USD", Language.ENGLISH, "USD 0.50"),
-        ("1450.00", "VES", Language.ENGLISH, "Bs. 1,450.00"),
-    ])
+    @pytest.mark.parametrize(
+        ("amount", "currency", "language", "text"),
+        [
+            ("45.00", "USD", Language.SPANISH, "USD 45,00"),
+            ("1234.56", "VES", Language.SPANISH, "Bs. 1.234,56"),
+            ("1234567.00", "VES", Language.SPANISH, "Bs. 1.234.567,00"),
+            ("-5.00", "USD", Language.SPANISH, "USD -5,00"),
+            ("0.50", "USD", Language.ENGLISH, "USD 0.50"),
+            ("1450.00", "VES", Language.ENGLISH, "Bs. 1,450.00"),
+        ],
+    )
     def test_api_amounts_are_regrouped_never_changed(
         self, amount: str, currency: str, language: Language, text: str
     ) -> None:
         assert format_amount(amount, currency, language) == text
 
-    @pytest.mark.parametrize(("amount", "currency"), [
-        ("45", "USD"), ("45.0", "USD"), ("1,234.56", "USD"), ("45.00", "EUR"), ("045.00", "USD"),
-    ])
+    @pytest.mark.parametrize(
+        ("amount", "currency"),
+        [
+            ("45", "USD"),
+            ("45.0", "USD"),
+            ("1,234.56", "USD"),
+            ("45.00", "EUR"),
+            ("045.00", "USD"),
+        ],
+    )
     def test_anything_but_a_contract_amount_is_refused(self, amount: str, currency: str) -> None:
         with pytest.raises(ValueError, match="expected"):
             format_amount(amount, currency, Language.SPANISH)
@@ -58,22 +70,33 @@ def test_personal_identifiers_are_masked_but_invoices_are_not() -> None:
     report."""
     text = "cuenta 1000004821, tel +584121234567, V-12.345.678, INV-2026-004281"
     assert mask_personal(text) == (
-        "cuenta 10******21, tel +58********67, V-12.***.*78, INV-2026-004281")
+        "cuenta 10******21, tel +58********67, V-12.***.*78, INV-2026-004281"
+    )
 
 
-@pytest.mark.parametrize("text", [
-    "tel +584121234567", "cuenta 1000004821", "V-12345678", "J-12345678-9", "0412-1234567",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tel +584121234567",
+        "cuenta 1000004821",
+        "V-12345678",
+        "J-12345678-9",
+        "0412-1234567",
+    ],
+)
 def test_an_identifier_the_kernel_masks_reads_the_same_here(text: str) -> None:
     assert mask_personal(text) == mask(text)
 
 
-@pytest.mark.parametrize(("text", "masked"), [
-    ("tel +58 412-1234567", "tel +58 ***-*****67"),
-    ("cédula v 12345678", "cédula v 12****78"),
-    ("cuenta 10000048", "cuenta 10****48"),
-    ("V\u201312345678", "V\u201312****78"),
-])
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("tel +58 412-1234567", "tel +58 ***-*****67"),
+        ("cédula v 12345678", "cédula v 12****78"),
+        ("cuenta 10000048", "cuenta 10****48"),
+        ("V\u201312345678", "V\u201312****78"),
+    ],
+)
 def test_spellings_the_kernel_does_not_know_are_masked_by_its_rule(text: str, masked: str) -> None:
     """The assistant finds more spellings than the kernel's `mask`; it hides them the same way."""
     assert mask_personal(text) == masked
@@ -81,13 +104,23 @@ def test_spellings_the_kernel_does_not_know_are_masked_by_its_rule(text: str, ma
 
 class TestEscalation:
     def test_the_summary_names_customer_failure_and_what_was_stopped(self) -> None:
-        escalation = escalate(EscalationReason.UNGROUNDED_OUTPUT, EscalationContext(
-            phone="+584121234567", message="mi saldo", account_number="1000004821",
-            customer_name="María Rodríguez", capability="balance",
-            stopped_reply="Debes Bs. 4.500", unsupported=("4.500",)))
+        escalation = escalate(
+            EscalationReason.UNGROUNDED_OUTPUT,
+            EscalationContext(
+                phone="+584121234567",
+                message="mi saldo",
+                account_number="1000004821",
+                customer_name="María Rodríguez",
+                capability="balance",
+                stopped_reply="Debes Bs. 4.500",
+                unsupported=("4.500",),
+            ),
+        )
         assert escalation.summary.es.splitlines() == [
-            ("El bot iba a dar una cifra, identificador o cita sin respaldo; se detuvo por "
-            "seguridad."),
+            (
+                "El bot iba a dar una cifra, identificador o cita sin respaldo; se detuvo por "
+                "seguridad."
+            ),
             "Cliente: María Rodríguez (cuenta 1000004821).",
             "Mensaje: «mi saldo»",
             "Capacidad: balance.",
@@ -98,8 +131,12 @@ class TestEscalation:
         assert escalation.to_dict()["context"]["unsupported"] == ("4.500",)
 
     def test_an_unidentified_customer_is_described_by_phone(self) -> None:
-        escalation = escalate(EscalationReason.TOOL_ERROR, EscalationContext(
-            phone="+584161234000", message="hola", tool_error="unavailable: HTTP 503"))
+        escalation = escalate(
+            EscalationReason.TOOL_ERROR,
+            EscalationContext(
+                phone="+584161234000", message="hola", tool_error="unavailable: HTTP 503"
+            ),
+        )
         assert escalation.summary.en.splitlines() == [
             "Could not query the billing system (possible outage).",
             "Unidentified customer (phone +584161234000).",
@@ -114,11 +151,14 @@ class TestEscalation:
         assert escalation.summary.es != escalation.summary.en
 
 
-@pytest.mark.parametrize(("state", "proceed"), [
-    (ConversationState.BOT, True),
-    (ConversationState.WAITING_FOR_HUMAN, False),
-    (ConversationState.HUMAN_ACTIVE, False),
-])
+@pytest.mark.parametrize(
+    ("state", "proceed"),
+    [
+        (ConversationState.BOT, True),
+        (ConversationState.WAITING_FOR_HUMAN, False),
+        (ConversationState.HUMAN_ACTIVE, False),
+    ],
+)
 def test_the_gate_lets_the_bot_speak_only_in_bot_state(
     state: ConversationState, proceed: bool
 ) -> None:

@@ -34,9 +34,15 @@ def test_a_new_conversation_is_a_bot_conversation_not_yet_stored(
 
 
 def test_saved_state_round_trips(any_store: SqlConversationStore) -> None:
-    saved = any_store.save(Conversation(
-        "fibranet", PHONE, verified_account="1000004821", pending_question="¿cuánto debo?",
-        language=Language.ENGLISH))
+    saved = any_store.save(
+        Conversation(
+            "fibranet",
+            PHONE,
+            verified_account="1000004821",
+            pending_question="¿cuánto debo?",
+            language=Language.ENGLISH,
+        )
+    )
     assert saved.updated_at == datetime(2026, 11, 29, 12, 0, 1, tzinfo=UTC)
     assert any_store.get("fibranet", PHONE) == saved
 
@@ -49,8 +55,12 @@ def test_conversations_are_keyed_by_tenant_and_phone(any_store: SqlConversationS
 def test_an_escalation_is_stored_and_leaves_the_conversation_waiting(
     any_store: SqlConversationStore,
 ) -> None:
-    escalation = escalate(EscalationReason.TOOL_ERROR, EscalationContext(
-        phone=PHONE, message="mi saldo", capability="balance", tool_error="unavailable"))
+    escalation = escalate(
+        EscalationReason.TOOL_ERROR,
+        EscalationContext(
+            phone=PHONE, message="mi saldo", capability="balance", tool_error="unavailable"
+        ),
+    )
     record = any_store.record_escalation(Conversation("fibranet", PHONE), escalation)
     assert any_store.get("fibranet", PHONE).state is ConversationState.WAITING_FOR_HUMAN
     [stored] = any_store.escalations("fibranet", PHONE)
@@ -62,10 +72,14 @@ def test_an_escalation_is_stored_and_leaves_the_conversation_waiting(
 
 def test_escalations_come_back_oldest_first(any_store: SqlConversationStore) -> None:
     for reason in (EscalationReason.USER_REQUEST, EscalationReason.NO_CONTEXT):
-        any_store.record_escalation(Conversation("fibranet", PHONE), escalate(
-            reason, EscalationContext(phone=PHONE, message="x")))
+        any_store.record_escalation(
+            Conversation("fibranet", PHONE),
+            escalate(reason, EscalationContext(phone=PHONE, message="x")),
+        )
     assert [e.reason for e in any_store.escalations("fibranet", PHONE)] == [
-        "USER_REQUEST", "NO_CONTEXT"]
+        "USER_REQUEST",
+        "NO_CONTEXT",
+    ]
 
 
 def test_an_agent_takes_and_releases_a_conversation(any_store: SqlConversationStore) -> None:
@@ -74,14 +88,20 @@ def test_an_agent_takes_and_releases_a_conversation(any_store: SqlConversationSt
     assert (taken.state, taken.agent_id) == (ConversationState.HUMAN_ACTIVE, "agent-7")
     released = any_store.release_to_bot("fibranet", PHONE)
     assert (released.state, released.agent_id, released.pending_question) == (
-        ConversationState.BOT, None, None)
+        ConversationState.BOT,
+        None,
+        None,
+    )
     assert any_store.get("fibranet", PHONE) == released
 
 
 def test_a_failed_write_leaves_nothing_behind(any_store: SqlConversationStore) -> None:
     """The escalation row violates NOT NULL after the conversation row was written: both go."""
-    broken = Escalation(EscalationReason.USER_REQUEST, AgentSummary(es=None, en=None),  # type: ignore[arg-type]
-                        EscalationContext(phone=PHONE, message="agente"))
+    broken = Escalation(
+        EscalationReason.USER_REQUEST,
+        AgentSummary(es=None, en=None),  # type: ignore[arg-type]
+        EscalationContext(phone=PHONE, message="agente"),
+    )
     with pytest.raises(Exception, match="(?i)null"):
         any_store.record_escalation(Conversation("fibranet", PHONE), broken)
     assert any_store.get("fibranet", PHONE).state is ConversationState.BOT

@@ -5,14 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.assistant.assistant_fakes import (
-    JOSE_INVOICE,
-    MARIA_CURRENT,
-    MARIA_PREVIOUS,
-    _balance_evidence,
-    _bill_change,
-    _payment_evidence,
-)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,15 +18,29 @@ from billing_toolkit.assistant.narrator import (
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
+from tests.assistant.assistant_fakes import (
+    JOSE_INVOICE,
+    MARIA_CURRENT,
+    MARIA_PREVIOUS,
+    _balance_evidence,
+    _bill_change,
+    _payment_evidence,
+)
 
 
-def narrate(intent: Intent, *results: ToolResult, language: Language = Language.SPANISH,
-            chunks: tuple[EvidenceChunk, ...] = ()) -> str:
+def narrate(
+    intent: Intent,
+    *results: ToolResult,
+    language: Language = Language.SPANISH,
+    chunks: tuple[EvidenceChunk, ...] = (),
+) -> str:
     request = NarrationRequest("?", language, intent, None, results, chunks)
     return TemplateNarrator().narrate(request).reply
 
 
-def tool(capability: str, data: dict[str, Any] | None, evidence: str | None = "evidence") -> ToolResult:
+def tool(
+    capability: str, data: dict[str, Any] | None, evidence: str | None = "evidence"
+) -> ToolResult:
     return ToolResult(capability, True, evidence, data)
 
 
@@ -46,57 +52,111 @@ class TestBillChange:
         assert "El total bajó USD 5,80." in reply
         assert "• Reconexión: ya no aparece." in reply
         assert "• IVA: bajó USD 0,80." in reply
-        assert GroundingVerifier().verify(
-            answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
-            tool_result_texts=[result.evidence_text]).grounded
+        assert (
+            GroundingVerifier()
+            .verify(
+                answer=reply,
+                used_chunk_ids=[],
+                retrieved_chunk_ids=[],
+                evidence_texts=[],
+                tool_result_texts=[result.evidence_text],
+            )
+            .grounded
+        )
 
     def test_an_unchanged_total_and_a_kind_billed_twice(self) -> None:
-        data = {"latest": dict(MARIA_CURRENT, line_items=[
+        data = {
+            "latest": dict(
+                MARIA_CURRENT,
+                line_items=[
                     {"kind": "discount", "description": "a", "amount": "-1.00"},
-                    {"kind": "discount", "description": "b", "amount": "-2.00"}]),
-                "previous": MARIA_PREVIOUS, "total_difference": "0.00",
-                "appeared": ["discount"], "disappeared": [], "changed": {}}
+                    {"kind": "discount", "description": "b", "amount": "-2.00"},
+                ],
+            ),
+            "previous": MARIA_PREVIOUS,
+            "total_difference": "0.00",
+            "appeared": ["discount"],
+            "disappeared": [],
+            "changed": {},
+        }
         reply = narrate(Intent.BILL_CHANGE, tool("bill_change", data), language=Language.ENGLISH)
         assert "The total did not change." in reply
         assert "• Discount: new charge." in reply  # the sum of two lines is not the narrator's
 
     def test_invoices_in_different_currencies_are_not_compared(self) -> None:
-        data = {"latest": JOSE_INVOICE, "previous": MARIA_PREVIOUS, "total_difference": None,
-                "appeared": [], "disappeared": [], "changed": {}}
+        data = {
+            "latest": JOSE_INVOICE,
+            "previous": MARIA_PREVIOUS,
+            "total_difference": None,
+            "appeared": [],
+            "disappeared": [],
+            "changed": {},
+        }
         reply = narrate(Intent.BILL_CHANGE, tool("bill_change", data))
         assert reply.endswith("Están en monedas distintas, así que no las comparo.")
         assert "Bs. 1.682,00" in reply
 
     def test_a_single_invoice_has_nothing_to_compare(self) -> None:
-        reply = narrate(Intent.BILL_CHANGE, _bill_change([MARIA_CURRENT]), language=Language.ENGLISH)
+        reply = narrate(
+            Intent.BILL_CHANGE, _bill_change([MARIA_CURRENT]), language=Language.ENGLISH
+        )
         assert reply.startswith("You have a single invoice, INV-2026-004281")
 
 
 class TestOtherIntents:
     def test_a_payment_with_credit_left_over(self) -> None:
-        payment = {"payment_id": "PAY-0000000777", "account_number": "1000004821",
-                   "amount": "50.00", "currency": "USD", "method": "zelle", "reference": None,
-                   "received_at": "2026-11-02T13:00:00Z", "allocations": [],
-                   "unapplied_amount": "50.00"}
-        reply = narrate(Intent.LAST_PAYMENT, tool("last_payment", {"payment": payment}),
-                        language=Language.ENGLISH)
-        assert reply == ("Your last recorded payment is PAY-0000000777, on November 2, 2026, for "
-                         "USD 50.00 (Zelle). USD 50.00 became credit on your account.")
-        assert GroundingVerifier().verify(
-            answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[], evidence_texts=[],
-            tool_result_texts=[_payment_evidence("1000004821", payment)]).grounded
+        payment = {
+            "payment_id": "PAY-0000000777",
+            "account_number": "1000004821",
+            "amount": "50.00",
+            "currency": "USD",
+            "method": "zelle",
+            "reference": None,
+            "received_at": "2026-11-02T13:00:00Z",
+            "allocations": [],
+            "unapplied_amount": "50.00",
+        }
+        reply = narrate(
+            Intent.LAST_PAYMENT,
+            tool("last_payment", {"payment": payment}),
+            language=Language.ENGLISH,
+        )
+        assert reply == (
+            "Your last recorded payment is PAY-0000000777, on November 2, 2026, for "
+            "USD 50.00 (Zelle). USD 50.00 became credit on your account."
+        )
+        assert (
+            GroundingVerifier()
+            .verify(
+                answer=reply,
+                used_chunk_ids=[],
+                retrieved_chunk_ids=[],
+                evidence_texts=[],
+                tool_result_texts=[_payment_evidence("1000004821", payment)],
+            )
+            .grounded
+        )
 
     def test_a_scheduled_change_without_catalogue_details_names_the_plan_id(self) -> None:
-        subscription = {"status": "active", "next_billing_date": None,
-                        "pending_change": {"plan_id": "PLN-FIBRA-600",
-                                           "effective_date": "2027-01-05"},
-                        "plan": {"plan_id": "PLN-FIBRA-50", "name": "Fibra 50",
-                                 "download_mbps": 50, "upload_mbps": 25,
-                                 "monthly_price": "20.00", "currency": "USD"}}
-        reply = narrate(Intent.PLAN, tool("plan", {"subscription": subscription,
-                                                   "pending_plan": None}))
-        assert reply.endswith("Tienes un cambio programado al plan PLN-FIBRA-600 a partir del "
-                              "5 de enero de 2027.")
+        subscription = {
+            "status": "active",
+            "next_billing_date": None,
+            "pending_change": {"plan_id": "PLN-FIBRA-600", "effective_date": "2027-01-05"},
+            "plan": {
+                "plan_id": "PLN-FIBRA-50",
+                "name": "Fibra 50",
+                "download_mbps": 50,
+                "upload_mbps": 25,
+                "monthly_price": "20.00",
+                "currency": "USD",
+            },
+        }
+        reply = narrate(
+            Intent.PLAN, tool("plan", {"subscription": subscription, "pending_plan": None})
+        )
+        assert reply.endswith(
+            "Tienes un cambio programado al plan PLN-FIBRA-600 a partir del 5 de enero de 2027."
+        )
         assert "próxima factura" not in reply
 
     def test_no_invoices(self) -> None:
@@ -104,25 +164,37 @@ class TestOtherIntents:
         assert reply == "No encontré facturas con ese criterio en tu cuenta."
 
     def test_several_invoice_results_are_narrated_one_after_the_other(self) -> None:
-        reply = narrate(Intent.INVOICE, tool("invoice_by_number", MARIA_CURRENT),
-                        tool("invoice_by_number", MARIA_PREVIOUS))
+        reply = narrate(
+            Intent.INVOICE,
+            tool("invoice_by_number", MARIA_CURRENT),
+            tool("invoice_by_number", MARIA_PREVIOUS),
+        )
         assert reply.index("INV-2026-004281") < reply.index("\n\nFactura INV-2026-004102")
 
 
 class TestFallbacks:
     def test_data_of_an_unknown_shape_is_quoted_from_the_evidence(self) -> None:
-        result = ToolResult("balance", True, "Balance of account 1000004821: USD 45.00.",
-                            {"amount": 45})
+        result = ToolResult(
+            "balance", True, "Balance of account 1000004821: USD 45.00.", {"amount": 45}
+        )
         assert narrate(Intent.BALANCE, result) == (
             "Esto es lo que indica el sistema de facturación: "
-            "Balance of account 1000004821: USD 45.00.")
+            "Balance of account 1000004821: USD 45.00."
+        )
 
     def test_an_amount_that_is_not_a_contract_amount_is_not_reformatted(self) -> None:
-        data = {"account_number": "1000004821", "currency": "USD", "amount_due": "45",
-                "overdue_amount": "0.00", "credit_balance": "0.00", "net_balance": "45",
-                "next_due_date": None}
-        reply = narrate(Intent.BALANCE, tool("balance", data, "amount due USD 45"),
-                        language=Language.ENGLISH)
+        data = {
+            "account_number": "1000004821",
+            "currency": "USD",
+            "amount_due": "45",
+            "overdue_amount": "0.00",
+            "credit_balance": "0.00",
+            "net_balance": "45",
+            "next_due_date": None,
+        }
+        reply = narrate(
+            Intent.BALANCE, tool("balance", data, "amount due USD 45"), language=Language.ENGLISH
+        )
         assert reply == "This is what the billing system shows: amount due USD 45"
 
     def test_no_data_and_no_evidence_is_a_narration_error(self) -> None:
@@ -135,50 +207,69 @@ class TestFallbacks:
 
 
 class TestPolicy:
-    CHUNKS = (EvidenceChunk("en-1", "## Late fee\nA one-time 5% late fee.", "en"),
-              EvidenceChunk("es-1", "## Mora\nUn recargo único del 5%.", "es"))
+    CHUNKS = (
+        EvidenceChunk("en-1", "## Late fee\nA one-time 5% late fee.", "en"),
+        EvidenceChunk("es-1", "## Mora\nUn recargo único del 5%.", "es"),
+    )
 
     def test_the_best_chunk_in_the_subscribers_language_is_quoted_and_cited(self) -> None:
         request = NarrationRequest("?", Language.SPANISH, Intent.POLICY, None, (), self.CHUNKS)
         narration = TemplateNarrator().narrate(request)
         assert narration == narration.__class__(
-            "Según nuestras políticas: Un recargo único del 5%.", ("es-1",))
+            "Según nuestras políticas: Un recargo único del 5%.", ("es-1",)
+        )
 
     def test_another_language_is_better_than_nothing(self) -> None:
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=self.CHUNKS[:1])
         assert reply == "Según nuestras políticas: A one-time 5% late fee."
 
     def test_the_sentences_that_answer_are_quoted_not_the_whole_chunk(self) -> None:
-        chunk = EvidenceChunk("es-9", "Zelle solo para cuentas en USD. La oficina abre a las "
-                              "ocho. El pago en efectivo se hace en la oficina.", "es")
-        request = NarrationRequest("¿puedo pagar en efectivo?", Language.SPANISH, Intent.POLICY,
-                                   None, (), (chunk,))
+        chunk = EvidenceChunk(
+            "es-9",
+            "Zelle solo para cuentas en USD. La oficina abre a las "
+            "ocho. El pago en efectivo se hace en la oficina.",
+            "es",
+        )
+        request = NarrationRequest(
+            "¿puedo pagar en efectivo?", Language.SPANISH, Intent.POLICY, None, (), (chunk,)
+        )
         assert TemplateNarrator().narrate(request).reply == (
-            "Según nuestras políticas: El pago en efectivo se hace en la oficina.")
+            "Según nuestras políticas: El pago en efectivo se hace en la oficina."
+        )
 
     def test_an_example_is_quoted_only_labelled_as_one(self) -> None:
         chunk = EvidenceChunk("es-e", "Ejemplo: total USD 32,48.", "es", kind="worked_example")
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=(chunk,))
         assert "Ejemplo ilustrativo (no corresponde a tu cuenta)" in reply
 
-    @pytest.mark.parametrize("illustration", [
-        "Si tu día es el 5, la factura emitida el 5 de marzo cubre del 5 de marzo al 4 de abril.",
-        "Por ejemplo, una factura emitida el 5 de enero vence el 20 de enero.",
-        "If your billing day is the 12th, the invoice of 12 May covers 12 May to 11 June.",
-        "For example, a USD 32.48 invoice paid late costs USD 1.62 more.",
-    ])
+    @pytest.mark.parametrize(
+        "illustration",
+        [
+            "Si tu día es el 5, la factura emitida el 5 de marzo cubre del 5 de marzo al 4 de abril.",
+            "Por ejemplo, una factura emitida el 5 de enero vence el 20 de enero.",
+            "If your billing day is the 12th, the invoice of 12 May covers 12 May to 11 June.",
+            "For example, a USD 32.48 invoice paid late costs USD 1.62 more.",
+        ],
+    )
     def test_a_worked_example_inside_a_policy_paragraph_is_left_out(
-            self, illustration: str) -> None:
-        chunk = EvidenceChunk("es-c", "La factura cubre desde tu día de facturación hasta el "
-                              "día anterior al siguiente. " + illustration, "es")
-        request = NarrationRequest("¿qué período cubre la factura?", Language.SPANISH,
-                                   Intent.POLICY, None, (), (chunk,))
+        self, illustration: str
+    ) -> None:
+        chunk = EvidenceChunk(
+            "es-c",
+            "La factura cubre desde tu día de facturación hasta el "
+            "día anterior al siguiente. " + illustration,
+            "es",
+        )
+        request = NarrationRequest(
+            "¿qué período cubre la factura?", Language.SPANISH, Intent.POLICY, None, (), (chunk,)
+        )
         reply = TemplateNarrator().narrate(request).reply
         assert illustration not in reply and "hasta el día anterior al siguiente" in reply
 
     def test_a_chunk_of_illustrations_only_is_quoted_labelled(self) -> None:
-        chunk = EvidenceChunk("es-d", "Por ejemplo, una factura emitida el 5 de enero vence el "
-                              "20 de enero.", "es")
+        chunk = EvidenceChunk(
+            "es-d", "Por ejemplo, una factura emitida el 5 de enero vence el 20 de enero.", "es"
+        )
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=(chunk,))
         assert reply.startswith("Según nuestras políticas: Ejemplo ilustrativo (no corresponde")
 
@@ -187,7 +278,7 @@ class TestPolicy:
             narrate(Intent.POLICY)
 
 
-_CENTS = st.integers(min_value=-10**9, max_value=10**11)
+_CENTS = st.integers(min_value=-(10**9), max_value=10**11)
 
 
 def _amount(cents: int) -> str:
@@ -195,20 +286,42 @@ def _amount(cents: int) -> str:
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
-@given(due=_CENTS, overdue=_CENTS, credit=_CENTS, net=_CENTS,
-       currency=st.sampled_from(["USD", "VES"]), language=st.sampled_from(list(Language)),
-       next_due=st.one_of(st.none(), st.dates().map(lambda d: d.isoformat())))
+@given(
+    due=_CENTS,
+    overdue=_CENTS,
+    credit=_CENTS,
+    net=_CENTS,
+    currency=st.sampled_from(["USD", "VES"]),
+    language=st.sampled_from(list(Language)),
+    next_due=st.one_of(st.none(), st.dates().map(lambda d: d.isoformat())),
+)
 def test_every_balance_narration_is_grounded_in_its_evidence(
-    due: int, overdue: int, credit: int, net: int, currency: str, language: Language,
+    due: int,
+    overdue: int,
+    credit: int,
+    net: int,
+    currency: str,
+    language: Language,
     next_due: str | None,
 ) -> None:
-    data = {"account_number": "1000004821", "currency": currency, "amount_due": _amount(due),
-            "overdue_amount": _amount(overdue), "credit_balance": _amount(credit),
-            "net_balance": _amount(net), "next_due_date": next_due,
-            "as_of": "2026-11-29T10:00:00Z"}
+    data = {
+        "account_number": "1000004821",
+        "currency": currency,
+        "amount_due": _amount(due),
+        "overdue_amount": _amount(overdue),
+        "credit_balance": _amount(credit),
+        "net_balance": _amount(net),
+        "next_due_date": next_due,
+        "as_of": "2026-11-29T10:00:00Z",
+    }
     evidence = _balance_evidence(data)
     reply = narrate(Intent.BALANCE, tool("balance", data, evidence), language=language)
     assert not reply.startswith(("Esto es", "This is"))
-    verdict = GroundingVerifier().verify(answer=reply, used_chunk_ids=[], retrieved_chunk_ids=[],
-                                         evidence_texts=[], tool_result_texts=[evidence])
+    verdict = GroundingVerifier().verify(
+        answer=reply,
+        used_chunk_ids=[],
+        retrieved_chunk_ids=[],
+        evidence_texts=[],
+        tool_result_texts=[evidence],
+    )
     assert verdict.grounded, verdict.unsupported

@@ -26,8 +26,9 @@ def phone(billing_sim: BillingSim) -> str:
     return str(billing_sim.sample("open_invoice")["phone"])
 
 
-def test_ask_json_prints_the_outcome_and_its_trace(capsys: pytest.CaptureFixture[str],
-        phone: str) -> None:
+def test_ask_json_prints_the_outcome_and_its_trace(
+    capsys: pytest.CaptureFixture[str], phone: str
+) -> None:
     code = main(["ask", "¿Cuánto debo?", "--phone", phone, "--json", *SMALL])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
@@ -38,29 +39,35 @@ def test_ask_json_prints_the_outcome_and_its_trace(capsys: pytest.CaptureFixture
     assert phone not in json.dumps(out["trace"])  # personal identifiers are masked
 
 
-def test_ask_an_escalation_carries_both_summaries(capsys: pytest.CaptureFixture[str],
-        phone: str) -> None:
+def test_ask_an_escalation_carries_both_summaries(
+    capsys: pytest.CaptureFixture[str], phone: str
+) -> None:
     code = main(["ask", "a human please", "--phone", phone, "--json", *SMALL])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["action"] == "escalate" and out["reason"] == "USER_REQUEST"
     assert out["agent_summary"]["es"] and out["agent_summary"]["en"]
 
 
-def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str],
-        phone: str) -> None:
+def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str], phone: str) -> None:
     assert main(["ask", "¿cómo pago con zelle?", "--phone", phone, *SMALL]) == 0
     out = capsys.readouterr().out
     assert "action: reply" in out and "citations:" in out and "retrieval" in out
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["ask", "hola", "--phone", "12"], "is not a phone number"),
-    (["ask", "  ", "--phone", "+584121234567"], "the message is empty"),
-    (["ask", "hola", "--phone", "+584121234567", "--store-dsn", "mysql://x"],
-     "unsupported conversation store DSN"),
-])
-def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
-                                          message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["ask", "hola", "--phone", "12"], "is not a phone number"),
+        (["ask", "  ", "--phone", "+584121234567"], "the message is empty"),
+        (
+            ["ask", "hola", "--phone", "+584121234567", "--store-dsn", "mysql://x"],
+            "unsupported conversation store DSN",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main([*argv, *SMALL] if "--customers" not in argv else argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("error: ") and message in err[-1]
@@ -69,11 +76,15 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
 
 def test_chat_reads_lines_until_quit(billing_sim: BillingSim, phone: str) -> None:
     config = AssistantConfig(base_url=billing_sim.url, api_key=billing_sim.api_key)
-    with billing_sim_runtime(billing_sim) as runtime, \
-            open_assistant(config, **runtime) as assistant:
+    with (
+        billing_sim_runtime(billing_sim) as runtime,
+        open_assistant(config, **runtime) as assistant,
+    ):
         out = io.StringIO()
-        lines = io.StringIO("¿cuánto debo?\n\nquiero hablar con un asesor\nhola\n"
-                            "/release\nhola\n/quit\nnever read\n")
+        lines = io.StringIO(
+            "¿cuánto debo?\n\nquiero hablar con un asesor\nhola\n"
+            "/release\nhola\n/quit\nnever read\n"
+        )
         assert converse(assistant.pipeline, phone, lines, out) == 0
     replies = [line for line in out.getvalue().splitlines() if line.startswith(("bot:", "["))]
     assert replies[0].startswith("bot: Según el sistema de facturación")
@@ -84,8 +95,9 @@ def test_chat_reads_lines_until_quit(billing_sim: BillingSim, phone: str) -> Non
     assert "never read" not in out.getvalue()
 
 
-def test_chat_ends_at_end_of_input(monkeypatch: pytest.MonkeyPatch,
-                                   capsys: pytest.CaptureFixture[str], phone: str) -> None:
+def test_chat_ends_at_end_of_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: str
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("hola\n"))
     assert main(["chat", "--phone", phone, *SMALL]) == 0
     assert "bot: " in capsys.readouterr().out
@@ -97,24 +109,52 @@ BAD_ARGUMENTS = [
     ["serve", "--log-level", "loud"],
     ["serve", "--bogus"],
     *(["fake-graph", "--port", port] for port in ("99999", "-1", "0", "nine")),
-    *(["kb", "search", "pago", "--margin", margin]
-      for margin in ("-5", "nan", "inf", "-inf", "3", "1e308", "abc")),
+    *(
+        ["kb", "search", "pago", "--margin", margin]
+        for margin in ("-5", "nan", "inf", "-inf", "3", "1e308", "abc")
+    ),
     *(["kb", "search", "pago", "--min-chunks", chunks] for chunks in ("-1", "1.5", "1000", "")),
     *(["kb", "search", "pago", "--top-k", top] for top in ("0", "-1", "101", "x")),
     *(["kb", "eval", "--k", k] for k in ("0", "-1", "101", "six")),
     ["kb", "eval", "--embedder", "nosuch"],
     ["kb"],
-    *([command, *(["hello"] if command == "ask" else []), "--phone", "+584121234567", *bad]
-      for command in ("ask", "chat")
-      for bad in (["--seed", "-1"], ["--seed", str(2**63)], ["--seed", "x"],
-                  ["--customers", "0"], ["--customers", "-5"], ["--customers", "100000000"],
-                  ["--customers", "x"], ["--narrator", "gpt"])),
-    *(["eval", *bad] for bad in (["--seed", "-1"], ["--customers", "0"],
-                                 ["--customers", "100000000"], ["--narrator", "x"])),
-    *(["ask", "hola", "--phone", "+584121234567", "--base-url", url, "--api-key", "sk_test"]
-      for url in ("notaurl", "ftp://billing.example", "http://", "http://127.0.0.1:99999")),
-    ["ask", "hola", "--phone", "+584121234567", "--base-url", "http://127.0.0.1:8080",
-     "--api-key", "sk test\n"],
+    *(
+        [command, *(["hello"] if command == "ask" else []), "--phone", "+584121234567", *bad]
+        for command in ("ask", "chat")
+        for bad in (
+            ["--seed", "-1"],
+            ["--seed", str(2**63)],
+            ["--seed", "x"],
+            ["--customers", "0"],
+            ["--customers", "-5"],
+            ["--customers", "100000000"],
+            ["--customers", "x"],
+            ["--narrator", "gpt"],
+        )
+    ),
+    *(
+        ["eval", *bad]
+        for bad in (
+            ["--seed", "-1"],
+            ["--customers", "0"],
+            ["--customers", "100000000"],
+            ["--narrator", "x"],
+        )
+    ),
+    *(
+        ["ask", "hola", "--phone", "+584121234567", "--base-url", url, "--api-key", "sk_test"]
+        for url in ("notaurl", "ftp://billing.example", "http://", "http://127.0.0.1:99999")
+    ),
+    [
+        "ask",
+        "hola",
+        "--phone",
+        "+584121234567",
+        "--base-url",
+        "http://127.0.0.1:8080",
+        "--api-key",
+        "sk test\n",
+    ],
     ["nosuch-command"],
     [],
 ]
@@ -141,8 +181,18 @@ def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_key_the_billing_api_refuses_is_a_configuration_error(
     capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
 ) -> None:
-    code = main(["ask", "¿Cuánto debo?", "--phone", "+584121234567", "--base-url",
-                 billing_sim_server.url, "--api-key", "sk_wrong_key"])
+    code = main(
+        [
+            "ask",
+            "¿Cuánto debo?",
+            "--phone",
+            "+584121234567",
+            "--base-url",
+            billing_sim_server.url,
+            "--api-key",
+            "sk_wrong_key",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("error: the billing API at ") and "refused the API key" in err
@@ -153,9 +203,18 @@ def test_a_key_the_billing_api_refuses_is_a_configuration_error(
 def test_a_server_that_is_not_the_billing_api_is_a_configuration_error(
     capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
 ) -> None:
-    code = main(["ask", "¿Cuánto debo?", "--phone", "+584121234567", "--base-url",
-                 f"{billing_sim_server.url}/not/the/api", "--api-key",
-                 billing_sim_server.api_key])
+    code = main(
+        [
+            "ask",
+            "¿Cuánto debo?",
+            "--phone",
+            "+584121234567",
+            "--base-url",
+            f"{billing_sim_server.url}/not/the/api",
+            "--api-key",
+            billing_sim_server.api_key,
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "does not answer like the billing API" in err
 
@@ -165,6 +224,17 @@ def test_the_right_url_and_key_pass_the_check(
     capsys: pytest.CaptureFixture[str], billing_sim_server: BillingSim
 ) -> None:
     phone = str(billing_sim_server.sample("open_invoice")["phone"])
-    code = main(["ask", "¿Cuánto debo?", "--phone", phone, "--json", "--base-url",
-                 billing_sim_server.url, "--api-key", billing_sim_server.api_key])
+    code = main(
+        [
+            "ask",
+            "¿Cuánto debo?",
+            "--phone",
+            phone,
+            "--json",
+            "--base-url",
+            billing_sim_server.url,
+            "--api-key",
+            billing_sim_server.api_key,
+        ]
+    )
     assert code == 0 and json.loads(capsys.readouterr().out)["action"] == "reply"

@@ -43,13 +43,16 @@ def test_expansion_is_deterministic_and_bounded() -> None:
     assert len(expand(template, 4)) == 4 and expand(template, 1) == ["a x"]
 
 
-@pytest.mark.parametrize(("document", "message"), [
-    ([], "intents"),
-    ({"intents": {"nope": {"train": ["x"]}}}, "unknown intent"),
-    ({"intents": {"person": {"dev": ["x"]}}}, "train"),
-    ({"intents": {"person": {"train": [""]}}}, "must be text"),
-    ({"max_per_template": 0, "intents": {}}, "positive"),
-])
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "intents"),
+        ({"intents": {"nope": {"train": ["x"]}}}, "unknown intent"),
+        ({"intents": {"person": {"dev": ["x"]}}}, "train"),
+        ({"intents": {"person": {"train": [""]}}}, "must be text"),
+        ({"max_per_template": 0, "intents": {}}, "positive"),
+    ],
+)
 def test_a_malformed_utterance_file_is_named(document: object, message: str) -> None:
     with pytest.raises(UtteranceSetError, match=message):
         parse_utterances(document)
@@ -78,61 +81,85 @@ def test_the_model_beats_the_keyword_router_on_held_out_templates() -> None:
     assert measure(default_classifier()).accuracy > measure(KeywordClassifier()).accuracy + 0.2
 
 
-@pytest.mark.parametrize("message", [
-    "no quiero hablar con un bot", "I don't want to talk to a machine",
-    "is there a real person I can talk to?", "¿me atiende una persona de verdad?",
-    "can a human call me?", "let me speak to your manager", "quiero que me llame alguien",
-    "necesito poner un reclamo con un supervisor",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "no quiero hablar con un bot",
+        "I don't want to talk to a machine",
+        "is there a real person I can talk to?",
+        "¿me atiende una persona de verdad?",
+        "can a human call me?",
+        "let me speak to your manager",
+        "quiero que me llame alguien",
+        "necesito poner un reclamo con un supervisor",
+    ],
+)
 def test_the_issue_requests_for_a_person_hand_over(message: str) -> None:
     assert asks_for_person(message, default_classifier())
 
 
-@pytest.mark.parametrize("message", [
-    "¿cuánto debo?", "¿cómo pago con pago móvil?", "mis facturas", "what plans do you offer?",
-    "¿cuántas personas pueden conectarse?", "agente autorizado de pago",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "¿cuánto debo?",
+        "¿cómo pago con pago móvil?",
+        "mis facturas",
+        "what plans do you offer?",
+        "¿cuántas personas pueden conectarse?",
+        "agente autorizado de pago",
+    ],
+)
 def test_clean_questions_do_not_hand_over(message: str) -> None:
     assert asks_for_person(message, default_classifier()) is None
 
 
-@pytest.mark.parametrize(("message", "intents"), [
-    ("no tengo internet", [Intent.SERVICE]),
-    ("por qué me cortaron el internet", [Intent.SERVICE]),
-    ("quiero cancelar mi plan", [Intent.UNSUPPORTED]),
-    ("ya hice un pago móvil, referencia 123456, por 46,40", [Intent.UNSUPPORTED]),
-    ("¿cuánto tengo vencido en total?", [Intent.BALANCE]),
-    ("now that my service is cancelled, do I still owe anything?", [Intent.BALANCE]),
-    ("cuanto debo y como pago", [Intent.BALANCE, Intent.POLICY]),
-    ("gracias", [Intent.THANKS]),
-    ("¿cuál es la capital de Francia?", [Intent.OFF_TOPIC]),
-])
+@pytest.mark.parametrize(
+    ("message", "intents"),
+    [
+        ("no tengo internet", [Intent.SERVICE]),
+        ("por qué me cortaron el internet", [Intent.SERVICE]),
+        ("quiero cancelar mi plan", [Intent.UNSUPPORTED]),
+        ("ya hice un pago móvil, referencia 123456, por 46,40", [Intent.UNSUPPORTED]),
+        ("¿cuánto tengo vencido en total?", [Intent.BALANCE]),
+        ("now that my service is cancelled, do I still owe anything?", [Intent.BALANCE]),
+        ("cuanto debo y como pago", [Intent.BALANCE, Intent.POLICY]),
+        ("gracias", [Intent.THANKS]),
+        ("¿cuál es la capital de Francia?", [Intent.OFF_TOPIC]),
+    ],
+)
 def test_the_issue_messages_route_where_they_should(message: str, intents: list[Intent]) -> None:
     parts = route_parts(message, find_identifiers(message))
     assert [p.route.intent for p in parts] == intents
 
 
-@pytest.mark.parametrize(("message", "intent"), [
-    ("hola buenas, cuanto debo?", Intent.BALANCE),
-    ("buenos días! ¿qué plan tengo?", Intent.PLAN),
-    ("hey, why is my bill higher this month? thanks", Intent.BILL_CHANGE),
-    ("ok gracias, y cuando fue mi ultimo pago", Intent.LAST_PAYMENT),
-    ("hola", Intent.GREETING),
-    ("hello there", Intent.GREETING),
-    ("buenas buenas, qué tal", Intent.GREETING),
-    ("listo, muchas gracias", Intent.THANKS),
-])
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("hola buenas, cuanto debo?", Intent.BALANCE),
+        ("buenos días! ¿qué plan tengo?", Intent.PLAN),
+        ("hey, why is my bill higher this month? thanks", Intent.BILL_CHANGE),
+        ("ok gracias, y cuando fue mi ultimo pago", Intent.LAST_PAYMENT),
+        ("hola", Intent.GREETING),
+        ("hello there", Intent.GREETING),
+        ("buenas buenas, qué tal", Intent.GREETING),
+        ("listo, muchas gracias", Intent.THANKS),
+    ],
+)
 def test_courtesy_around_a_question_does_not_outvote_it(message: str, intent: Intent) -> None:
     assert [p.route.intent for p in route_parts(message)] == [intent]
 
 
-@pytest.mark.parametrize(("message", "intents"), [
-    ("mi cuenta es 1000004821 y mi cédula V-12345678, ¿cuánto debo?", [Intent.BALANCE]),
-    ("my account is 1000004821. how much do I owe?", [Intent.BALANCE]),
-    ("mi número de cuenta: 1000004821; ¿qué plan tengo?", [Intent.PLAN]),
-])
+@pytest.mark.parametrize(
+    ("message", "intents"),
+    [
+        ("mi cuenta es 1000004821 y mi cédula V-12345678, ¿cuánto debo?", [Intent.BALANCE]),
+        ("my account is 1000004821. how much do I owe?", [Intent.BALANCE]),
+        ("mi número de cuenta: 1000004821; ¿qué plan tengo?", [Intent.PLAN]),
+    ],
+)
 def test_a_clause_that_only_names_the_account_is_context_not_a_question(
-        message: str, intents: list[Intent]) -> None:
+    message: str, intents: list[Intent]
+) -> None:
     """Read alone, "mi cuenta es 1000004821" looks like a payment reference to the model."""
     parts = route_parts(message, find_identifiers(message))
     assert [p.route.intent for p in parts] == intents
@@ -140,4 +167,5 @@ def test_a_clause_that_only_names_the_account_is_context_not_a_question(
 
 def test_a_cancellation_says_what_the_subscriber_wants() -> None:
     assert route_parts("quiero cancelar mi plan")[0].route.wants == (
-        "cancelar el servicio / cancel the service")
+        "cancelar el servicio / cancel the service"
+    )

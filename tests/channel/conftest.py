@@ -74,24 +74,29 @@ Factory = Callable[[TenantChannel, SqlConversationStore], TurnHandler]
 @pytest.fixture
 def factory(capabilities: dict[str, FakeCapabilities]) -> Factory:
     def build(tenant: TenantChannel, store: SqlConversationStore) -> TurnHandler:
-        return AssistantPipeline(tenant=tenant.tenant, capabilities=capabilities[tenant.tenant],
-                                 store=store, retriever=FakeRetriever())
+        return AssistantPipeline(
+            tenant=tenant.tenant,
+            capabilities=capabilities[tenant.tenant],
+            store=store,
+            retriever=FakeRetriever(),
+        )
+
     return build
 
 
 class Harness:
     """The running service, its fake Graph API and its store."""
 
-    def __init__(self, client: TestClient, graph: FakeGraph,
-                 store: SqlConversationStore) -> None:
+    def __init__(self, client: TestClient, graph: FakeGraph, store: SqlConversationStore) -> None:
         self.client = client
         self.graph = graph
         self.store = store
 
-    def post(self, body: bytes, *, secret: str = FIBRA_SECRET,
-             signature: str | None = None) -> Any:
-        headers = {"Content-Type": "application/json",
-                   "X-Hub-Signature-256": signature or sign(body, secret)}
+    def post(self, body: bytes, *, secret: str = FIBRA_SECRET, signature: str | None = None) -> Any:
+        headers = {
+            "Content-Type": "application/json",
+            "X-Hub-Signature-256": signature or sign(body, secret),
+        }
         return self.client.post("/webhook", content=body, headers=headers)
 
     def drain(self) -> None:
@@ -105,28 +110,43 @@ class Harness:
         return response
 
     def agent(self, method: str, path: str, token: str = FIBRA_AGENT, **options: Any) -> Any:
-        return self.client.request(method, path, headers={"Authorization": f"Bearer {token}"},
-                                   **options)
+        return self.client.request(
+            method, path, headers={"Authorization": f"Bearer {token}"}, **options
+        )
 
 
 RunService = Callable[..., Any]
 
 
 @pytest.fixture
-def run_service(config: ChannelConfig, store: SqlConversationStore, graph: FakeGraph,
-                sleep: RecordedSleep, factory: Factory) -> RunService:
+def run_service(
+    config: ChannelConfig,
+    store: SqlConversationStore,
+    graph: FakeGraph,
+    sleep: RecordedSleep,
+    factory: Factory,
+) -> RunService:
     """`with run_service() as harness:` — the app started (recovery, workers) and stopped."""
+
     @contextmanager
     def run(**overrides: Any) -> Iterator[Harness]:
         options: dict[str, Any] = {"config": config, "store": store, "factory": factory}
         options.update(overrides)
         http = graph.client()
-        app = create_channel_app(options["config"], options["store"], options["factory"],
-                                 http=http, sleep=sleep, rng=random.Random(3), budget=BUDGET,
-                                 workers=2)
+        app = create_channel_app(
+            options["config"],
+            options["store"],
+            options["factory"],
+            http=http,
+            sleep=sleep,
+            rng=random.Random(3),
+            budget=BUDGET,
+            workers=2,
+        )
         with TestClient(app, base_url="http://assistant.test") as client:
             yield Harness(client, graph, options["store"])
             client.portal.call(http.aclose)
+
     return run
 
 
@@ -137,7 +157,8 @@ def harness(run_service: RunService) -> Iterator[Harness]:
 
 
 @pytest.fixture(params=STORE_BACKENDS)
-def backend_store(request: pytest.FixtureRequest,
-                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[SqlConversationStore]:
+def backend_store(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SqlConversationStore]:
     """An empty conversation store on each backend, with a stepping clock."""
     yield from store_on(request.param, request, tmp_path_factory)

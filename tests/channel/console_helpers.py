@@ -45,8 +45,9 @@ class Agent:
         return self._send("GET", path)
 
     def post(self, path: str, fields: dict[str, str], *, csrf: str | None = None) -> Any:
-        return self._send("POST", path, data={"csrf": self.csrf if csrf is None else csrf,
-                                              **fields})
+        return self._send(
+            "POST", path, data={"csrf": self.csrf if csrf is None else csrf, **fields}
+        )
 
     def sign_in(self, token: str, agent: str = "ana") -> Any:
         self.jar = []

@@ -41,23 +41,46 @@ def test_graph_url_defaults_to_the_cloud_api() -> None:
     assert parse_channel_config(without, ENVIRONMENT).graph_api_url == DEFAULT_GRAPH_API_URL
 
 
-@pytest.mark.parametrize(("changes", "environ", "message"), [
-    ({}, {k: v for k, v in ENVIRONMENT.items() if k != "FIBRA_SECRET"},
-     "tenant fibranet: environment variable FIBRA_SECRET (`app_secret_env`) is not set"),
-    ({"tenants": []}, ENVIRONMENT, "`tenants` must list at least one tenant"),
-    ({"tenants": [{**CONFIG_DOCUMENT["tenants"][0], "phone_number_ids": [100000000000001]}]},
-     ENVIRONMENT, "`phone_number_ids` must be a list"),
-    ({"tenants": [CONFIG_DOCUMENT["tenants"][0],
-                  {**CONFIG_DOCUMENT["tenants"][1], "phone_number_ids": [FIBRA_NUMBER]}]},
-     ENVIRONMENT, f"phone number id {FIBRA_NUMBER} is claimed by tenants fibranet and llanolink"),
-    ({}, {**ENVIRONMENT, "LLANO_AGENT": ENVIRONMENT["FIBRA_AGENT"]},
-     "two tenants share an agent token"),
-    ({"tenants": [{**CONFIG_DOCUMENT["tenants"][0], "tenant": "Fibra Net"}]}, ENVIRONMENT,
-     "tenant 'Fibra Net' must be lower-case"),
-    ({"verify_token_env": None}, ENVIRONMENT, "`verify_token_env` must be a non-empty string"),
-])
-def test_a_bad_configuration_names_the_culprit(changes: dict[str, Any],
-                                               environ: dict[str, str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("changes", "environ", "message"),
+    [
+        (
+            {},
+            {k: v for k, v in ENVIRONMENT.items() if k != "FIBRA_SECRET"},
+            "tenant fibranet: environment variable FIBRA_SECRET (`app_secret_env`) is not set",
+        ),
+        ({"tenants": []}, ENVIRONMENT, "`tenants` must list at least one tenant"),
+        (
+            {"tenants": [{**CONFIG_DOCUMENT["tenants"][0], "phone_number_ids": [100000000000001]}]},
+            ENVIRONMENT,
+            "`phone_number_ids` must be a list",
+        ),
+        (
+            {
+                "tenants": [
+                    CONFIG_DOCUMENT["tenants"][0],
+                    {**CONFIG_DOCUMENT["tenants"][1], "phone_number_ids": [FIBRA_NUMBER]},
+                ]
+            },
+            ENVIRONMENT,
+            f"phone number id {FIBRA_NUMBER} is claimed by tenants fibranet and llanolink",
+        ),
+        (
+            {},
+            {**ENVIRONMENT, "LLANO_AGENT": ENVIRONMENT["FIBRA_AGENT"]},
+            "two tenants share an agent token",
+        ),
+        (
+            {"tenants": [{**CONFIG_DOCUMENT["tenants"][0], "tenant": "Fibra Net"}]},
+            ENVIRONMENT,
+            "tenant 'Fibra Net' must be lower-case",
+        ),
+        ({"verify_token_env": None}, ENVIRONMENT, "`verify_token_env` must be a non-empty string"),
+    ],
+)
+def test_a_bad_configuration_names_the_culprit(
+    changes: dict[str, Any], environ: dict[str, str], message: str
+) -> None:
     with pytest.raises(ConfigError) as raised:
         parse_channel_config(document(**changes), environ)
     assert message in str(raised.value)
@@ -73,8 +96,21 @@ def test_a_file_that_is_missing_or_not_yaml_is_a_clear_error(tmp_path: Path) -> 
 
 
 def test_the_shipped_example_loads_with_its_variables_set() -> None:
-    example = Path(__file__).parents[2] / "assistant" / "src" / "billing_toolkit" / "assistant" / "channel" / "tenants.example.yaml"
-    names = ("WHATSAPP_VERIFY_TOKEN", "FIBRANET_WHATSAPP_APP_SECRET", "FIBRANET_WHATSAPP_TOKEN",
-             "FIBRANET_BILLING_API_KEY", "FIBRANET_AGENT_TOKEN")
+    example = (
+        Path(__file__).parents[2]
+        / "assistant"
+        / "src"
+        / "billing_toolkit"
+        / "assistant"
+        / "channel"
+        / "tenants.example.yaml"
+    )
+    names = (
+        "WHATSAPP_VERIFY_TOKEN",
+        "FIBRANET_WHATSAPP_APP_SECRET",
+        "FIBRANET_WHATSAPP_TOKEN",
+        "FIBRANET_BILLING_API_KEY",
+        "FIBRANET_AGENT_TOKEN",
+    )
     config = load_channel_config(example, {name: f"value-of-{name}" for name in names})
     assert [t.tenant for t in config.tenants] == ["fibranet"]

@@ -43,18 +43,21 @@ class TestSignIn:
         assert visitor.get("/console/").status_code == 303
 
     @pytest.mark.parametrize("name", ["", "ana maria", "a" * 65, "<script>"])
-    def test_a_bad_agent_name_is_refused_with_a_message(self, harness: Harness,
-                                                        name: str) -> None:
+    def test_a_bad_agent_name_is_refused_with_a_message(self, harness: Harness, name: str) -> None:
         response = Agent(harness).sign_in(FIBRA_AGENT, agent=name)
         assert response.status_code == 400 and "nombre de agente" in response.text
         assert "<script>" not in response.text
 
-    def test_a_forged_or_tampered_cookie_is_no_session(self, harness: Harness,
-                                                       agent: Agent) -> None:
+    def test_a_forged_or_tampered_cookie_is_no_session(
+        self, harness: Harness, agent: Agent
+    ) -> None:
         [real] = [c.value for c in agent.jar if c.name == "console_session"]
         assert real
-        for forged in [real[:-2] + ("xx" if not real.endswith("xx") else "yy"), "garbage",
-                       real.split(".")[0] + ".AAAA.BBBB"]:
+        for forged in [
+            real[:-2] + ("xx" if not real.endswith("xx") else "yy"),
+            "garbage",
+            real.split(".")[0] + ".AAAA.BBBB",
+        ]:
             for path in ("/console/", MARIA):
                 agent.jar, agent.cookies = [], {"console_session": forged}
                 assert agent.get(path).status_code == 303
@@ -68,13 +71,16 @@ class TestSignIn:
 
 
 class TestCsrf:
-    def test_every_form_without_its_token_is_refused(self, harness: Harness,
-                                                     agent: Agent) -> None:
+    def test_every_form_without_its_token_is_refused(self, harness: Harness, agent: Agent) -> None:
         escalate_maria(harness)
         agent.get(MARIA)
-        for path, fields in [(f"{MARIA}/takeover", {}), (f"{MARIA}/release", {}),
-                             (f"{MARIA}/messages", {"text": "hola"}),
-                             ("/console/signout", {}), ("/console/language", {"lang": "en"})]:
+        for path, fields in [
+            (f"{MARIA}/takeover", {}),
+            (f"{MARIA}/release", {}),
+            (f"{MARIA}/messages", {"text": "hola"}),
+            ("/console/signout", {}),
+            ("/console/language", {"lang": "en"}),
+        ]:
             for forged in ["", "0" * 64]:
                 response = agent.post(path, fields, csrf=forged)
                 assert response.status_code == 403, path
@@ -82,8 +88,7 @@ class TestCsrf:
         assert harness.store.get("fibranet", MARIA_PHONE).state.value == "waiting_for_human"
         assert agent.get("/console/").status_code == 200
 
-    def test_a_token_of_another_session_does_not_pass(self, harness: Harness,
-                                                      agent: Agent) -> None:
+    def test_a_token_of_another_session_does_not_pass(self, harness: Harness, agent: Agent) -> None:
         escalate_maria(harness)
         stolen = agent.csrf
         other = Agent(harness)
@@ -92,28 +97,36 @@ class TestCsrf:
 
     def test_the_sign_in_form_needs_its_token_too(self, harness: Harness) -> None:
         harness.client.cookies.clear()
-        response = harness.client.post("/console/signin", data={"token": FIBRA_AGENT,
-                                                                "agent": "ana"})
+        response = harness.client.post(
+            "/console/signin", data={"token": FIBRA_AGENT, "agent": "ana"}
+        )
         assert response.status_code == 403
 
     def test_a_body_that_is_not_a_form_is_refused(self, harness: Harness, agent: Agent) -> None:
         escalate_maria(harness)
         as_json = harness.client.post(f"{MARIA}/takeover", json={"csrf": agent.csrf})
         assert as_json.status_code == 415
-        huge = harness.client.post(f"{MARIA}/messages", content=b"text=" + b"a" * 70_000,
-                                   headers={"content-type": "application/x-www-form-urlencoded"})
+        huge = harness.client.post(
+            f"{MARIA}/messages",
+            content=b"text=" + b"a" * 70_000,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
         assert huge.status_code == 413
-        not_utf8 = harness.client.post(f"{MARIA}/messages", content=b"text=%ff&csrf=x",
-                                       headers={"content-type":
-                                                "application/x-www-form-urlencoded"})
+        not_utf8 = harness.client.post(
+            f"{MARIA}/messages",
+            content=b"text=%ff&csrf=x",
+            headers={"content-type": "application/x-www-form-urlencoded"},
+        )
         assert not_utf8.status_code == 400
 
 
 class TestPrivacy:
-    @pytest.mark.parametrize("path", ["/console/", "/console/signin", MARIA,
-                                      "/console/static/console.js"])
-    def test_nothing_is_cached_by_the_browser(self, harness: Harness, agent: Agent,
-                                              path: str) -> None:
+    @pytest.mark.parametrize(
+        "path", ["/console/", "/console/signin", MARIA, "/console/static/console.js"]
+    )
+    def test_nothing_is_cached_by_the_browser(
+        self, harness: Harness, agent: Agent, path: str
+    ) -> None:
         escalate_maria(harness)
         response = agent.get(path)
         assert response.headers["cache-control"] == "no-store"
@@ -168,8 +181,9 @@ class TestInbox:
         assert away.headers["location"] == "/console/"
         assert agent.post("/console/language", {"lang": "fr"}).status_code == 400
 
-    def test_take_over_write_and_give_back_like_the_api(self, harness: Harness,
-                                                         agent: Agent) -> None:
+    def test_take_over_write_and_give_back_like_the_api(
+        self, harness: Harness, agent: Agent
+    ) -> None:
         escalate_maria(harness)
         page = agent.get(MARIA)
         assert "Quiero hablar con un asesor" in page.text and "USER_REQUEST" in page.text

@@ -36,19 +36,28 @@ from tests.channel.whatsapp import (
 
 
 @pytest.fixture
-def live_url(config: ChannelConfig, store: SqlConversationStore, graph: FakeGraph,
-             factory: Factory) -> Iterator[str]:
+def live_url(
+    config: ChannelConfig, store: SqlConversationStore, graph: FakeGraph, factory: Factory
+) -> Iterator[str]:
     """The service on a loopback port for the length of the test. The intent model is
     trained first, as `billing-assistant serve` does before it listens: a cold first turn
     would otherwise spend the page's bounded wait on loading torch."""
     default_classifier()
-    app = create_channel_app(config, store, factory, http=graph.client(),
-                             sleep=RecordedSleep(), rng=random.Random(3), budget=BUDGET,
-                             workers=2)
+    app = create_channel_app(
+        config,
+        store,
+        factory,
+        http=graph.client(),
+        sleep=RecordedSleep(),
+        rng=random.Random(3),
+        budget=BUDGET,
+        workers=2,
+    )
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    )
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}"
@@ -69,9 +78,14 @@ def live_url(config: ChannelConfig, store: SqlConversationStore, graph: FakeGrap
 def browser(tmp_path: Path) -> Iterator[object]:
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=ARGS,
-            headless=True, viewport={"width": 390, "height": 844}, locale="es-ES",
-            timeout=WAIT_MS)
+            str(tmp_path / "profile"),
+            executable_path=str(CHROMIUM),
+            args=ARGS,
+            headless=True,
+            viewport={"width": 390, "height": 844},
+            locale="es-ES",
+            timeout=WAIT_MS,
+        )
         context.set_default_timeout(WAIT_MS)
         sync_api.expect.set_options(timeout=WAIT_MS)
         try:
@@ -89,8 +103,11 @@ def sign_in(page: object, url: str, token: str, agent: str) -> None:
 
 
 def test_an_agent_sees_an_escalation_arrive_takes_it_writes_and_gives_it_back(
-    live_url: str, browser: object, graph: FakeGraph,
-    capabilities: dict[str, FakeCapabilities], tmp_path: Path
+    live_url: str,
+    browser: object,
+    graph: FakeGraph,
+    capabilities: dict[str, FakeCapabilities],
+    tmp_path: Path,
 ) -> None:
     shots = tmp_path / "screenshots"
     page = browser.new_page()
@@ -101,12 +118,19 @@ def test_an_agent_sees_an_escalation_arrive_takes_it_writes_and_gives_it_back(
 
     capabilities["fibranet"].outages.add("balance")
     body = delivery(text_message(MARIA_PHONE, "¿cuánto debo?"))
-    posted = httpx.post(f"{live_url}/webhook", content=body, timeout=10, headers={
-        "Content-Type": "application/json", "X-Hub-Signature-256": sign(body, FIBRA_SECRET)})
+    posted = httpx.post(
+        f"{live_url}/webhook",
+        content=body,
+        timeout=10,
+        headers={
+            "Content-Type": "application/json",
+            "X-Hub-Signature-256": sign(body, FIBRA_SECRET),
+        },
+    )
     assert posted.status_code == 200
 
     card = page.locator("#waiting-list li", has_text=MARIA_PHONE)
-    sync_api.expect(card).to_be_visible()              # no reload: the page polled
+    sync_api.expect(card).to_be_visible()  # no reload: the page polled
     sync_api.expect(card.locator(".reason")).to_have_text("TOOL_ERROR")
     sync_api.expect(card.locator(".summary")).to_contain_text("facturación")
     page.screenshot(path=str(shots / "2-inbox.png"), full_page=True)
@@ -120,8 +144,9 @@ def test_an_agent_sees_an_escalation_arrive_takes_it_writes_and_gives_it_back(
 
     page.get_by_label("Mensaje al cliente").fill("Hola, soy Ana. Reviso tu saldo.")
     page.get_by_role("button", name="Enviar").click()
-    sync_api.expect(page.locator(".message.out", has_text="Hola, soy Ana").locator(".status")
-                    ).to_have_text("sent")             # the poll shows the delivery status
+    sync_api.expect(
+        page.locator(".message.out", has_text="Hola, soy Ana").locator(".status")
+    ).to_have_text("sent")  # the poll shows the delivery status
     page.screenshot(path=str(shots / "3-conversation.png"), full_page=True)
     assert graph.texts_to(MARIA_PHONE)[-1] == "Hola, soy Ana. Reviso tu saldo."
 
@@ -139,8 +164,13 @@ def test_an_agent_sees_an_escalation_arrive_takes_it_writes_and_gives_it_back(
     response = intruder.goto(f"{live_url}/console/conversations/{MARIA_PHONE.lstrip('+')}")
     assert response is not None and response.status == 404
     sync_api.expect(intruder.get_by_role("heading", level=1)).to_have_text(
-        "No existe esa conversación.")
+        "No existe esa conversación."
+    )
     intruder.screenshot(path=str(shots / "5-other-tenant.png"), full_page=True)
     assert sorted(p.name for p in shots.iterdir()) == [
-        "1-signin.png", "2-inbox.png", "3-conversation.png", "4-released.png",
-        "5-other-tenant.png"]
+        "1-signin.png",
+        "2-inbox.png",
+        "3-conversation.png",
+        "4-released.png",
+        "5-other-tenant.png",
+    ]

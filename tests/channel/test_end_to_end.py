@@ -29,13 +29,15 @@ from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT
 @pytest.fixture
 def config(billing_sim: BillingSim) -> ChannelConfig:
     """The test tenants, fibranet's billing key being the simulator's."""
-    return parse_channel_config(CONFIG_DOCUMENT,
-                                {**ENVIRONMENT, "FIBRA_BILLING": billing_sim.api_key})
+    return parse_channel_config(
+        CONFIG_DOCUMENT, {**ENVIRONMENT, "FIBRA_BILLING": billing_sim.api_key}
+    )
 
 
 @pytest.fixture
-def factory(billing_sim: BillingSim, config: ChannelConfig,
-            store: SqlConversationStore) -> Iterator[Factory]:
+def factory(
+    billing_sim: BillingSim, config: ChannelConfig, store: SqlConversationStore
+) -> Iterator[Factory]:
     with ExitStack() as resources:
         runtime = resources.enter_context(billing_sim_runtime(billing_sim))
         base = AssistantConfig(base_url=billing_sim.url)
@@ -92,4 +94,3 @@ def test_an_outage_during_a_conversation_reaches_the_waiting_list(
     assert (waiting["phone"], escalation["reason"]) == (phone, "TOOL_ERROR")
     assert escalation["context"]["capability"] == "balance"
     assert "billing system" in escalation["agent_summary"]["en"]
-

@@ -17,8 +17,9 @@ def escalate_maria(harness: Harness) -> None:
 
 class TestAccess:
     @pytest.mark.parametrize("header", [None, "Bearer wrong", "Basic ZmlicmE6eA==", "Bearer "])
-    def test_without_an_agent_token_nothing_is_shown(self, harness: Harness,
-                                                     header: str | None) -> None:
+    def test_without_an_agent_token_nothing_is_shown(
+        self, harness: Harness, header: str | None
+    ) -> None:
         headers = {"Authorization": header} if header else {}
         response = harness.client.get("/handoff/conversations", headers=headers)
         assert response.status_code == 401
@@ -30,15 +31,16 @@ class TestAccess:
         self, harness: Harness
     ) -> None:
         escalate_maria(harness)
-        assert harness.agent("GET", "/handoff/conversations",
-                             token=LLANO_AGENT).json() == {"conversations": []}
+        assert harness.agent("GET", "/handoff/conversations", token=LLANO_AGENT).json() == {
+            "conversations": []
+        }
         theirs = harness.agent("GET", MARIA, token=LLANO_AGENT)
-        missing = harness.agent("GET", "/handoff/conversations/%2B584169990000",
-                                token=LLANO_AGENT)
+        missing = harness.agent("GET", "/handoff/conversations/%2B584169990000", token=LLANO_AGENT)
         assert theirs.status_code == missing.status_code == 404
         assert theirs.json()["code"] == missing.json()["code"] == "conversation_not_found"
-        taken = harness.agent("POST", f"{MARIA}/takeover", token=LLANO_AGENT,
-                              json={"agent_id": "intruder"})
+        taken = harness.agent(
+            "POST", f"{MARIA}/takeover", token=LLANO_AGENT, json={"agent_id": "intruder"}
+        )
         assert taken.status_code == 404
 
 
@@ -54,7 +56,8 @@ class TestQueue:
         escalation = waiting["escalation"]
         assert escalation["reason"] == "USER_REQUEST"
         assert escalation["agent_summary"]["en"].startswith(
-            "The customer asked to talk to a person.")
+            "The customer asked to talk to a person."
+        )
         assert "+584121234567" in escalation["agent_summary"]["es"]
         assert escalation["context"]["message"] == "Quiero hablar con un asesor"
 
@@ -98,7 +101,10 @@ class TestTakeOverAndRelease:
         assert detail["state"] == "human_active"
         assert [e["reason"] for e in detail["escalations"]] == ["USER_REQUEST"]
         assert [(m["direction"], m["text"][:6]) for m in detail["messages"]] == [
-            ("in", "Quiero"), ("out", "Claro,"), ("in", "¿hola?")]
+            ("in", "Quiero"),
+            ("out", "Claro,"),
+            ("in", "¿hola?"),
+        ]
         assert detail["messages"][1]["status"] == "sent"
 
     def test_a_conversation_taken_by_one_agent_is_not_taken_by_another(
@@ -118,19 +124,30 @@ class TestTakeOverAndRelease:
         response = harness.agent("POST", f"{MARIA}/release")
         assert (response.status_code, response.json()["code"]) == (409, "not_handed_off")
 
-    @pytest.mark.parametrize(("path", "body", "status", "code"), [
-        (f"{MARIA}/takeover", {}, 400, "invalid_request"),
-        (f"{MARIA}/takeover", {"agent_id": "a b"}, 400, "invalid_request"),
-        (f"{MARIA}/takeover", {"agent_id": 7}, 400, "invalid_request"),
-        ("/handoff/conversations/not-a-phone/takeover", {"agent_id": "ana"}, 400,
-         "invalid_phone"),
-        ("/handoff/conversations/%2B584169990000/takeover", {"agent_id": "ana"}, 404,
-         "conversation_not_found"),
-        ("/handoff/conversations/%2B584169990000/release", None, 404,
-         "conversation_not_found"),
-    ])
-    def test_bad_requests_are_specific_problems(self, harness: Harness, path: str,
-                                                body: object, status: int, code: str) -> None:
+    @pytest.mark.parametrize(
+        ("path", "body", "status", "code"),
+        [
+            (f"{MARIA}/takeover", {}, 400, "invalid_request"),
+            (f"{MARIA}/takeover", {"agent_id": "a b"}, 400, "invalid_request"),
+            (f"{MARIA}/takeover", {"agent_id": 7}, 400, "invalid_request"),
+            (
+                "/handoff/conversations/not-a-phone/takeover",
+                {"agent_id": "ana"},
+                400,
+                "invalid_phone",
+            ),
+            (
+                "/handoff/conversations/%2B584169990000/takeover",
+                {"agent_id": "ana"},
+                404,
+                "conversation_not_found",
+            ),
+            ("/handoff/conversations/%2B584169990000/release", None, 404, "conversation_not_found"),
+        ],
+    )
+    def test_bad_requests_are_specific_problems(
+        self, harness: Harness, path: str, body: object, status: int, code: str
+    ) -> None:
         escalate_maria(harness)
         response = harness.agent("POST", path, json=body)
         assert (response.status_code, response.json()["code"]) == (status, code)
@@ -142,19 +159,20 @@ class TestTakeOverAndRelease:
 
 
 class TestAgentWrites:
-    def test_the_agent_who_took_over_writes_through_the_same_number(
-        self, harness: Harness
-    ) -> None:
+    def test_the_agent_who_took_over_writes_through_the_same_number(self, harness: Harness) -> None:
         escalate_maria(harness)
         harness.agent("POST", f"{MARIA}/takeover", json={"agent_id": "ana"})
-        response = harness.agent("POST", f"{MARIA}/messages",
-                                 json={"text": "Hola María, soy Ana. Reviso tu factura."})
+        response = harness.agent(
+            "POST", f"{MARIA}/messages", json={"text": "Hola María, soy Ana. Reviso tu factura."}
+        )
         harness.drain()
         assert response.status_code == 202
         assert response.json()["status"] == "pending"
         last = harness.graph.sent[-1]
-        assert (last["text"], last["number"]) == ("Hola María, soy Ana. Reviso tu factura.",
-                                                  "100000000000001")
+        assert (last["text"], last["number"]) == (
+            "Hola María, soy Ana. Reviso tu factura.",
+            "100000000000001",
+        )
         history = harness.agent("GET", MARIA).json()["messages"]
         assert (history[-1]["direction"], history[-1]["status"]) == ("out", "sent")
 
@@ -171,9 +189,7 @@ class TestAgentWrites:
         response = harness.agent("POST", f"{MARIA}/messages", json=body)
         assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
 
-    def test_an_agent_message_that_cannot_be_delivered_is_reported(
-        self, harness: Harness
-    ) -> None:
+    def test_an_agent_message_that_cannot_be_delivered_is_reported(self, harness: Harness) -> None:
         escalate_maria(harness)
         harness.agent("POST", f"{MARIA}/takeover", json={"agent_id": "ana"})
         harness.graph.failures = [400]
@@ -187,8 +203,10 @@ class TestAgentWrites:
 
 def test_each_operator_sees_only_its_own_queue(harness: Harness) -> None:
     escalate_maria(harness)
-    harness.post(delivery(text_message("+584269998877", "quiero un agente"), number=LLANO_NUMBER),
-                 secret=LLANO_SECRET)
+    harness.post(
+        delivery(text_message("+584269998877", "quiero un agente"), number=LLANO_NUMBER),
+        secret=LLANO_SECRET,
+    )
     harness.drain()
     fibra = harness.agent("GET", "/handoff/conversations").json()["conversations"]
     llano = harness.agent("GET", "/handoff/conversations", token=LLANO_AGENT).json()

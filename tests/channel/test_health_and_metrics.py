@@ -102,8 +102,9 @@ def test_metrics_show_a_failed_send_and_a_failed_turn(run_service: RunService) -
 
 def test_metrics_show_the_backlog_and_the_age_of_its_oldest_message(harness: Harness) -> None:
     """Stored by a replica that died before its worker saw it: the queue an alert watches."""
-    harness.store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.WAITING", MARIA_PHONE,
-                                   "text", "hola")
+    harness.store.messages.receive(
+        "fibranet", FIBRA_NUMBER, "wamid.WAITING", MARIA_PHONE, "text", "hola"
+    )
     text = harness.client.get("/metrics").text
     assert sample(text, "assistant_queue_unclaimed_messages") == 1
     assert sample(text, "assistant_queue_oldest_unclaimed_age_seconds") > 0

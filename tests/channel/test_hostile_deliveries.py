@@ -30,10 +30,12 @@ def with_raw(body: bytes, marker: str, raw: bytes) -> bytes:
 
 def poison_delivery() -> bytes:
     """Four messages of three subscribers; two carry text no database stores as written."""
-    body = delivery(text_message(MARIA_PHONE, "hola HALF", "wamid.POISON-1"),
-                    text_message(JOSE_PHONE, "¿Cuál es mi saldo?", "wamid.CLEAN-1"),
-                    text_message(ANA_PHONE, "hola NUL", "wamid.POISON-2"),
-                    media_message(JOSE_PHONE, "audio", "wamid.CLEAN-2"))
+    body = delivery(
+        text_message(MARIA_PHONE, "hola HALF", "wamid.POISON-1"),
+        text_message(JOSE_PHONE, "¿Cuál es mi saldo?", "wamid.CLEAN-1"),
+        text_message(ANA_PHONE, "hola NUL", "wamid.POISON-2"),
+        media_message(JOSE_PHONE, "audio", "wamid.CLEAN-2"),
+    )
     return with_raw(with_raw(body, "HALF", HALF_EMOJI), "NUL", b"\\u0000")
 
 
@@ -94,8 +96,14 @@ class TestPoisonMessages:
 
 
 def test_unstorable_text_is_repaired_on_every_backend(backend_store: SqlConversationStore) -> None:
-    record = backend_store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.\ud800", MARIA_PHONE,
-                                            "text", "hola \ud83d y \ud83d\ude00 y \x00")
+    record = backend_store.messages.receive(
+        "fibranet",
+        FIBRA_NUMBER,
+        "wamid.\ud800",
+        MARIA_PHONE,
+        "text",
+        "hola \ud83d y \ud83d\ude00 y \x00",
+    )
     assert record is not None
     assert record.text == "hola \ufffd y \U0001f600 y \ufffd"
     assert record.message_id == "wamid.\ufffd"
@@ -114,8 +122,7 @@ def nested(depth: int) -> bytes:
 
 class TestNesting:
     @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 1000, 100_000])
-    def test_a_signed_delivery_nested_too_deep_is_400(self, harness: Harness,
-                                                      depth: int) -> None:
+    def test_a_signed_delivery_nested_too_deep_is_400(self, harness: Harness, depth: int) -> None:
         response = harness.post(nested(depth))
         assert response.status_code == 400
         assert response.headers["content-type"] == "application/problem+json"
@@ -128,32 +135,40 @@ class TestNesting:
         response = harness.post(json.dumps(payload).encode())
         assert (response.status_code, response.json()["code"]) == (400, "malformed_payload")
 
-    @pytest.mark.parametrize(("body", "depth"), [
-        (b'{"a": "[[[[[[", "b": ["\\"[[["]}', 2),
-        (b'"just a string with {{{ ]]]"', 0),
-        (b"[[1], {\"k\": [[]]}]", 4),
-        (b"", 0),
-    ])
+    @pytest.mark.parametrize(
+        ("body", "depth"),
+        [
+            (b'{"a": "[[[[[[", "b": ["\\"[[["]}', 2),
+            (b'"just a string with {{{ ]]]"', 0),
+            (b'[[1], {"k": [[]]}]', 4),
+            (b"", 0),
+        ],
+    )
     def test_brackets_inside_strings_do_not_count(self, body: bytes, depth: int) -> None:
         assert nesting_depth(body) == depth
 
     def test_a_webhook_body_over_the_limit_is_refused_by_its_declared_length(
         self, harness: Harness
     ) -> None:
-        response = harness.client.post("/webhook", content=b"{}", headers={
-            "Content-Length": str(MAX_BODY_BYTES + 1), "X-Hub-Signature-256": "sha256=0"})
+        response = harness.client.post(
+            "/webhook",
+            content=b"{}",
+            headers={"Content-Length": str(MAX_BODY_BYTES + 1), "X-Hub-Signature-256": "sha256=0"},
+        )
         assert response.status_code == 413
         assert response.json()["code"] == "payload_too_large"
 
 
 HANDOFF_BODIES = [
     pytest.param(nested(30_000), 400, "invalid_request", id="nested-30000"),
-    pytest.param(b'{"agent_id": ' + nested(MAX_DEPTH) + b"}", 400, "invalid_request",
-                 id="nested-in-field"),
+    pytest.param(
+        b'{"agent_id": ' + nested(MAX_DEPTH) + b"}", 400, "invalid_request", id="nested-in-field"
+    ),
     pytest.param(b"{not json", 400, "invalid_request", id="not-json"),
     pytest.param(b"\xff\xfe", 400, "invalid_request", id="not-utf8"),
-    pytest.param(b'{"agent_id": "' + b"a" * HANDOFF_LIMIT + b'"}', 413, "payload_too_large",
-                 id="oversized"),
+    pytest.param(
+        b'{"agent_id": "' + b"a" * HANDOFF_LIMIT + b'"}', 413, "payload_too_large", id="oversized"
+    ),
 ]
 
 
@@ -161,32 +176,38 @@ class TestHandoffBodies:
     @pytest.fixture
     def taken(self, harness: Harness) -> Harness:
         harness.say(MARIA_PHONE, "quiero hablar con una persona")
-        harness.agent("POST", f"/handoff/conversations/{MARIA_PHONE}/takeover",
-                      json={"agent_id": "ana"})
+        harness.agent(
+            "POST", f"/handoff/conversations/{MARIA_PHONE}/takeover", json={"agent_id": "ana"}
+        )
         return harness
 
     @pytest.mark.parametrize("action", ["takeover", "messages"])
     @pytest.mark.parametrize(("body", "status", "code"), HANDOFF_BODIES)
-    def test_a_hostile_body_is_a_4xx_problem(self, taken: Harness, action: str, body: bytes,
-                                             status: int, code: str) -> None:
-        response = taken.agent("POST", f"/handoff/conversations/{MARIA_PHONE}/{action}",
-                               content=body)
+    def test_a_hostile_body_is_a_4xx_problem(
+        self, taken: Harness, action: str, body: bytes, status: int, code: str
+    ) -> None:
+        response = taken.agent(
+            "POST", f"/handoff/conversations/{MARIA_PHONE}/{action}", content=body
+        )
         assert (response.status_code, response.json()["code"]) == (status, code)
         assert response.headers["content-type"] == "application/problem+json"
 
     @pytest.mark.parametrize("raw", [HALF_EMOJI, b"\\udc00", b"\\u0000"])
-    def test_an_agent_text_that_cannot_be_sent_as_written_is_400(self, taken: Harness,
-                                                                 raw: bytes) -> None:
+    def test_an_agent_text_that_cannot_be_sent_as_written_is_400(
+        self, taken: Harness, raw: bytes
+    ) -> None:
         body = b'{"text": "Hola ' + raw + b'"}'
-        response = taken.agent("POST", f"/handoff/conversations/{MARIA_PHONE}/messages",
-                               content=body)
+        response = taken.agent(
+            "POST", f"/handoff/conversations/{MARIA_PHONE}/messages", content=body
+        )
         assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
         assert "surrogate" in response.json()["detail"]
         assert taken.store.messages.pending() == []
 
     def test_without_a_token_the_body_is_not_read(self, harness: Harness) -> None:
-        response = harness.client.post(f"/handoff/conversations/{MARIA_PHONE}/takeover",
-                                       content=nested(100_000))
+        response = harness.client.post(
+            f"/handoff/conversations/{MARIA_PHONE}/takeover", content=nested(100_000)
+        )
         assert response.status_code == 401
 
 
@@ -196,8 +217,10 @@ class TestMalformedMessages:
     ) -> None:
         """A sender that is no phone number cannot be stored or answered; redelivering would
         not mend it. It is dropped (and counted), and the good message beside it goes on."""
-        body = delivery(text_message(JOSE_PHONE, "¿Cuál es mi saldo?", "wamid.GOOD-1"),
-                        text_message(MARIA_PHONE, "hola", "wamid.BAD-1"))
+        body = delivery(
+            text_message(JOSE_PHONE, "¿Cuál es mi saldo?", "wamid.GOOD-1"),
+            text_message(MARIA_PHONE, "hola", "wamid.BAD-1"),
+        )
         body = body.replace(MARIA_PHONE.lstrip("+").encode(), b"not-a-phone")
         response = harness.post(body)
         harness.drain()

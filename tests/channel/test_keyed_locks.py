@@ -25,9 +25,11 @@ def test_same_key_runs_in_arrival_order_other_keys_in_parallel() -> None:
 
         tasks = [asyncio.create_task(holder())]
         await asyncio.sleep(0)
-        tasks += [asyncio.create_task(waiter("second", "maria")),
-                  asyncio.create_task(waiter("jose", "jose")),
-                  asyncio.create_task(waiter("third", "maria"))]
+        tasks += [
+            asyncio.create_task(waiter("second", "maria")),
+            asyncio.create_task(waiter("jose", "jose")),
+            asyncio.create_task(waiter("third", "maria")),
+        ]
         await asyncio.sleep(0)
         release.set()
         await asyncio.gather(*tasks)

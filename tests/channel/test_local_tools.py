@@ -24,8 +24,7 @@ def test_the_sender_and_the_fake_graph_speak_the_same_api() -> None:
         transport = httpx.ASGITransport(app=create_fake_graph_app(shown.append))
         async with httpx.AsyncClient(transport=transport) as http:
             sender = GraphSender("http://graph.local/v21.0", http, rng=random.Random(1))
-            sent = await sender.send_text(Secret("tok"), "100000000000001", "+584121234567",
-                                          "Hola")
+            sent = await sender.send_text(Secret("tok"), "100000000000001", "+584121234567", "Hola")
             refused = await http.post("http://graph.local/v21.0/1/messages", json={})
         return sent, refused.status_code
 
@@ -37,8 +36,14 @@ def test_the_sender_and_the_fake_graph_speak_the_same_api() -> None:
 
 
 def test_a_built_delivery_is_read_back_as_the_same_message() -> None:
-    body = text_delivery("100000000000001", "+584121234567", "¿cuánto debo?",
-                         message_id="wamid.1", timestamp=1795000000)
+    body = text_delivery(
+        "100000000000001",
+        "+584121234567",
+        "¿cuánto debo?",
+        message_id="wamid.1",
+        timestamp=1795000000,
+    )
     assert signing_secret(body, sign(body, "s"), ["s"]) == "s"
     assert incoming_messages(json.loads(body)) == [
-        IncomingMessage("100000000000001", "wamid.1", "+584121234567", "text", "¿cuánto debo?")]
+        IncomingMessage("100000000000001", "wamid.1", "+584121234567", "text", "¿cuánto debo?")
+    ]

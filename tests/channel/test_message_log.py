@@ -20,8 +20,13 @@ OTHER = "+584141112233"
 NUMBER = "100000000000001"
 
 
-def receive(store: SqlConversationStore, message_id: str, text: str = "hola",
-            phone: str = PHONE, tenant: str = "fibranet"):  # type: ignore[no-untyped-def]
+def receive(
+    store: SqlConversationStore,
+    message_id: str,
+    text: str = "hola",
+    phone: str = PHONE,
+    tenant: str = "fibranet",
+):  # type: ignore[no-untyped-def]
     return store.messages.receive(tenant, NUMBER, message_id, phone, "text", text)
 
 
@@ -44,7 +49,10 @@ def test_claim_counts_attempts_and_a_closed_message_cannot_be_claimed(
     assert (first.status, first.attempts, again.attempts) == (InboundStatus.PROCESSING, 1, 2)
     [reply] = backend_store.messages.close(again, ["¡Hola!"])
     assert (reply.status, reply.reply_to, reply.channel_id) == (
-        OutboundStatus.PENDING, "wamid.1", NUMBER)
+        OutboundStatus.PENDING,
+        "wamid.1",
+        NUMBER,
+    )
     assert backend_store.messages.claim("fibranet", "wamid.1") is None
     assert backend_store.messages.claim("fibranet", "wamid.unknown") is None
 
@@ -73,10 +81,15 @@ def test_a_failed_message_is_closed_with_its_error(backend_store: SqlConversatio
 
 def test_settling_a_reply_records_the_outcome(backend_store: SqlConversationStore) -> None:
     queued = backend_store.messages.queue("fibranet", NUMBER, PHONE, "Hola")
-    sent = backend_store.messages.settle(queued, OutboundStatus.SENT, attempts=2,
-                                         provider_id="wamid.OUT")
+    sent = backend_store.messages.settle(
+        queued, OutboundStatus.SENT, attempts=2, provider_id="wamid.OUT"
+    )
     assert (sent.status, sent.attempts, sent.provider_id, sent.reply_to) == (
-        OutboundStatus.SENT, 2, "wamid.OUT", None)
+        OutboundStatus.SENT,
+        2,
+        "wamid.OUT",
+        None,
+    )
     assert backend_store.messages.pending() == []
 
 
@@ -90,15 +103,19 @@ def test_the_history_interleaves_both_directions_per_conversation(
     receive(backend_store, "w2", "dos")
     history = backend_store.messages.history("fibranet", PHONE)
     assert [(e.direction, e.text) for e in history] == [
-        ("in", "uno"), ("out", "respuesta"), ("in", "dos")]
+        ("in", "uno"),
+        ("out", "respuesta"),
+        ("in", "dos"),
+    ]
     assert backend_store.messages.history("llanolink", PHONE) == []
 
 
 def test_a_handoff_outside_a_turn_waits_unless_a_person_has_it(
     backend_store: SqlConversationStore,
 ) -> None:
-    record = backend_store.record_handoff("fibranet", PHONE, "DELIVERY_FAILED", "es", "en",
-                                          {"attempts": 3})
+    record = backend_store.record_handoff(
+        "fibranet", PHONE, "DELIVERY_FAILED", "es", "en", {"attempts": 3}
+    )
     assert record.context == {"attempts": 3}
     assert backend_store.get("fibranet", PHONE).state is ConversationState.WAITING_FOR_HUMAN
     backend_store.assign_agent("fibranet", OTHER, "ana")
@@ -111,11 +128,15 @@ def test_conversations_by_state_with_their_latest_escalation(
     backend_store: SqlConversationStore,
 ) -> None:
     for reason in (EscalationReason.NO_CONTEXT, EscalationReason.USER_REQUEST):
-        backend_store.record_escalation(Conversation("fibranet", PHONE), escalate(
-            reason, EscalationContext(phone=PHONE, message="x")))
+        backend_store.record_escalation(
+            Conversation("fibranet", PHONE),
+            escalate(reason, EscalationContext(phone=PHONE, message="x")),
+        )
     backend_store.save(Conversation("fibranet", OTHER))
-    backend_store.record_escalation(Conversation("llanolink", OTHER), escalate(
-        EscalationReason.TOOL_ERROR, EscalationContext(phone=OTHER, message="y")))
+    backend_store.record_escalation(
+        Conversation("llanolink", OTHER),
+        escalate(EscalationReason.TOOL_ERROR, EscalationContext(phone=OTHER, message="y")),
+    )
     [waiting] = backend_store.in_state("fibranet", ConversationState.WAITING_FOR_HUMAN)
     assert waiting.conversation.phone == PHONE
     assert waiting.latest_escalation is not None

@@ -34,8 +34,11 @@ class TestSending:
         assert len(harness.graph.sent) == 1
         assert len(sleep.waits) == 2
         assert 0.5 <= sleep.waits[0] <= 1.0 and 1.0 <= sleep.waits[1] <= 2.0
-        [reply] = [e for e in harness.store.messages.history("fibranet", MARIA_PHONE)
-                   if e.direction == "out"]
+        [reply] = [
+            e
+            for e in harness.store.messages.history("fibranet", MARIA_PHONE)
+            if e.direction == "out"
+        ]
         assert reply.status == OutboundStatus.SENT.value
         assert harness.store.get("fibranet", MARIA_PHONE).state is ConversationState.BOT
 
@@ -52,8 +55,7 @@ class TestSending:
         assert "USD 38,28" in summary["es"] and "after 3 attempts" in summary["en"]
         assert "HTTP 500 (code 131000)" in listed["escalation"]["context"]["error"]
 
-    def test_a_rejected_send_is_not_retried(self, harness: Harness,
-                                            sleep: RecordedSleep) -> None:
+    def test_a_rejected_send_is_not_retried(self, harness: Harness, sleep: RecordedSleep) -> None:
         harness.graph.failures = [400]
         harness.say(MARIA_PHONE, "¿Cuál es mi saldo?")
         assert len(harness.graph.requests) == 1 and sleep.waits == []
@@ -81,7 +83,8 @@ def test_a_turn_that_raises_tells_the_subscriber_and_hands_over(
     with run_service(factory=factory) as harness:
         harness.say(MARIA_PHONE, "¿Cuál es mi saldo?")
         assert harness.graph.texts_to(MARIA_PHONE) == [
-            "No pude procesar tu mensaje. Una persona de nuestro equipo te responderá por aquí."]
+            "No pude procesar tu mensaje. Una persona de nuestro equipo te responderá por aquí."
+        ]
         assert waiting_reasons(harness) == [(MARIA_PHONE, "PROCESSING_FAILED")]
         inbound = harness.store.messages.history("fibranet", MARIA_PHONE)[0]
         assert inbound.status == InboundStatus.FAILED.value
@@ -90,15 +93,20 @@ def test_a_turn_that_raises_tells_the_subscriber_and_hands_over(
 class TestRestart:
     @pytest.fixture
     def file_store(self, tmp_path) -> SqlConversationStore:  # type: ignore[no-untyped-def]
-        return open_conversation_store(f"sqlite:///{tmp_path / 'bot.sqlite3'}",
-                                       now=SteppingClock())
+        return open_conversation_store(f"sqlite:///{tmp_path / 'bot.sqlite3'}", now=SteppingClock())
 
     def test_a_message_stored_but_never_processed_is_processed_at_start(
         self, run_service: RunService, file_store: SqlConversationStore
     ) -> None:
         """The previous run stored and acknowledged the message, then died before its turn."""
-        file_store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.BEFORE-CRASH", MARIA_PHONE,
-                                    "text", "¿Cuál es mi saldo?")
+        file_store.messages.receive(
+            "fibranet",
+            FIBRA_NUMBER,
+            "wamid.BEFORE-CRASH",
+            MARIA_PHONE,
+            "text",
+            "¿Cuál es mi saldo?",
+        )
         with run_service(store=file_store) as harness:
             harness.drain()
             [reply] = harness.graph.texts_to(MARIA_PHONE)
@@ -110,8 +118,9 @@ class TestRestart:
     def test_a_turn_cut_short_by_a_crash_is_run_again(
         self, run_service: RunService, file_store: SqlConversationStore
     ) -> None:
-        file_store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.MID-TURN", MARIA_PHONE,
-                                    "text", "What is my balance?")
+        file_store.messages.receive(
+            "fibranet", FIBRA_NUMBER, "wamid.MID-TURN", MARIA_PHONE, "text", "What is my balance?"
+        )
         file_store.messages.claim("fibranet", "wamid.MID-TURN")
         with run_service(store=file_store) as harness:
             harness.drain()
@@ -121,8 +130,9 @@ class TestRestart:
     def test_a_message_that_crashed_every_turn_goes_to_a_person(
         self, run_service: RunService, file_store: SqlConversationStore, factory: Factory
     ) -> None:
-        file_store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.POISON", MARIA_PHONE,
-                                    "text", "¿Cuál es mi saldo?")
+        file_store.messages.receive(
+            "fibranet", FIBRA_NUMBER, "wamid.POISON", MARIA_PHONE, "text", "¿Cuál es mi saldo?"
+        )
         for _ in range(3):
             file_store.messages.claim("fibranet", "wamid.POISON")
         with run_service(store=file_store) as harness:
@@ -133,12 +143,12 @@ class TestRestart:
     def test_a_reply_stored_but_not_sent_is_sent_at_start(
         self, run_service: RunService, file_store: SqlConversationStore
     ) -> None:
-        received = file_store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.SENT-LATE",
-                                               MARIA_PHONE, "text", "hola")
+        received = file_store.messages.receive(
+            "fibranet", FIBRA_NUMBER, "wamid.SENT-LATE", MARIA_PHONE, "text", "hola"
+        )
         assert received is not None
         file_store.messages.close(received, ["Hola, ¿en qué te ayudo?"])
         with run_service(store=file_store) as harness:
             harness.drain()
             assert harness.graph.texts_to(MARIA_PHONE) == ["Hola, ¿en qué te ayudo?"]
         assert file_store.messages.pending() == []
-

@@ -54,28 +54,33 @@ def pg_stores(pg_dsn: str, clock: SharedClock) -> Iterator[list[SqlConversationS
     yield from connections(pg_dsn, clock)
 
 
-def test_a_lease_is_one_holders_until_it_expires(two_stores: list[SqlConversationStore],
-                                                 clock: SharedClock) -> None:
+def test_a_lease_is_one_holders_until_it_expires(
+    two_stores: list[SqlConversationStore], clock: SharedClock
+) -> None:
     first, second = (store.coordination for store in two_stores)
     assert first.acquire("fibranet", MARIA_PHONE, "replica-a/1", LEASE) is not None
     assert second.acquire("fibranet", MARIA_PHONE, "replica-b/1", LEASE) is None
-    assert second.acquire("fibranet", JOSE_PHONE, "replica-b/2", LEASE) is not None, \
+    assert second.acquire("fibranet", JOSE_PHONE, "replica-b/2", LEASE) is not None, (
         "another conversation is free"
+    )
     clock.advance(LEASE + 1)
     lease = second.acquire("fibranet", MARIA_PHONE, "replica-b/3", LEASE)
     assert lease is not None and lease.taken_over
-    assert not first.renew("fibranet", MARIA_PHONE, "replica-a/1", LEASE), \
+    assert not first.renew("fibranet", MARIA_PHONE, "replica-a/1", LEASE), (
         "the expired holder learns it lost the conversation"
+    )
     first.release("fibranet", MARIA_PHONE, "replica-a/1")
-    assert first.acquire("fibranet", MARIA_PHONE, "replica-a/2", LEASE) is None, \
+    assert first.acquire("fibranet", MARIA_PHONE, "replica-a/2", LEASE) is None, (
         "a stale holder's release does not free another's lease"
+    )
 
 
 def dead_replica_left_work(store: SqlConversationStore) -> None:
     """What a replica killed mid-way leaves: a reply handed to the Graph API (`sending`), the
     next message in its turn (`processing`), and the conversation's lease."""
-    earlier = store.messages.receive("fibranet", FIBRA_NUMBER, "wamid.D0", MARIA_PHONE, "text",
-                                     "uno")
+    earlier = store.messages.receive(
+        "fibranet", FIBRA_NUMBER, "wamid.D0", MARIA_PHONE, "text", "uno"
+    )
     assert earlier is not None
     [reply] = store.messages.close(earlier, ["re: uno"])
     assert store.messages.intend(reply) is not None
@@ -99,8 +104,11 @@ def test_a_dead_replicas_conversation_is_finished_by_another_after_its_lease(
         metrics = harness.client.get("/metrics").text
     history = alive.messages.history("fibranet", MARIA_PHONE)
     assert [(e.direction, e.status, e.note) for e in history] == [
-        ("in", "done", None), ("out", "sent", RESENT_AFTER_CRASH),
-        ("in", "done", None), ("out", "sent", None)]
+        ("in", "done", None),
+        ("out", "sent", RESENT_AFTER_CRASH),
+        ("in", "done", None),
+        ("out", "sent", None),
+    ]
     assert [m.attempts for m in alive.messages.unfinished()] == []
     assert "assistant_lease_takeovers_total 1.0" in metrics
 
@@ -117,18 +125,20 @@ def test_a_message_that_killed_every_replica_ends_processing_failed(
     with run_service(store=alive, factory=echo_factory) as harness:
         harness.drain()
         assert harness.graph.texts_to(MARIA_PHONE) == [
-            "No pude procesar tu mensaje. Una persona de nuestro equipo te responderá por aquí."]
+            "No pude procesar tu mensaje. Una persona de nuestro equipo te responderá por aquí."
+        ]
     assert alive.get("fibranet", MARIA_PHONE).state is ConversationState.WAITING_FOR_HUMAN
-    assert [e.reason for e in alive.escalations("fibranet", MARIA_PHONE)] == [
-        "PROCESSING_FAILED"]
+    assert [e.reason for e in alive.escalations("fibranet", MARIA_PHONE)] == ["PROCESSING_FAILED"]
 
 
 def test_two_replicas_answer_each_subscriber_in_order_one_turn_at_a_time(
     run_service: RunService, pg_stores: list[SqlConversationStore]
 ) -> None:
     phones = [MARIA_PHONE, JOSE_PHONE, ANA_PHONE]
-    with run_service(store=pg_stores[0], factory=echo_factory) as first, \
-            run_service(store=pg_stores[1], factory=echo_factory) as second:
+    with (
+        run_service(store=pg_stores[0], factory=echo_factory) as first,
+        run_service(store=pg_stores[1], factory=echo_factory) as second,
+    ):
         replicas = [first, second]
         for n in range(6):
             for k, phone in enumerate(phones):
@@ -140,7 +150,9 @@ def test_two_replicas_answer_each_subscriber_in_order_one_turn_at_a_time(
     assert len(coordination.turns()) == 18
     assert overlapping(coordination.turns()) == []
     assert {span.holder for span in coordination.turns()} == {
-        first.client.app.state.channel.replica, second.client.app.state.channel.replica}
+        first.client.app.state.channel.replica,
+        second.client.app.state.channel.replica,
+    }
 
 
 def settle(replicas: list[Harness]) -> None:
@@ -150,8 +162,11 @@ def settle(replicas: list[Harness]) -> None:
     for _ in range(20):
         for replica in replicas:
             replica.drain()
-        if not store.messages.unfinished() and not store.messages.pending() \
-                and not store.messages.unsettled():
+        if (
+            not store.messages.unfinished()
+            and not store.messages.pending()
+            and not store.messages.unsettled()
+        ):
             return
     pytest.fail("the replicas did not finish the work")
 
@@ -178,8 +193,9 @@ def test_an_agents_takeover_waits_for_a_turn_on_another_replica(
 
     asyncio.run(take_over())
     assert events == ["waited", "waited", "waited", "held"]
-    assert busy.coordination.acquire("fibranet", MARIA_PHONE, "busy/3", LEASE) is not None, \
+    assert busy.coordination.acquire("fibranet", MARIA_PHONE, "busy/3", LEASE) is not None, (
         "the agent's lease is given up after the take-over"
+    )
 
 
 def test_on_sqlite_a_lease_left_by_a_dead_process_does_not_delay_the_restart(

@@ -25,7 +25,8 @@ def test_waits_grow_exponentially_with_jitter_and_stay_under_the_cap() -> None:
 def test_the_same_seed_gives_the_same_waits() -> None:
     budget = SendBudget()
     assert [budget.delay(n, random.Random(9)) for n in (1, 2, 3)] == [
-        budget.delay(n, random.Random(9)) for n in (1, 2, 3)]
+        budget.delay(n, random.Random(9)) for n in (1, 2, 3)
+    ]
 
 
 def test_retry_after_lengthens_the_wait_within_the_cap() -> None:
@@ -34,14 +35,27 @@ def test_retry_after_lengthens_the_wait_within_the_cap() -> None:
     assert budget.delay(1, random.Random(0), retry_after=3600.0) == 30.0
 
 
-@pytest.mark.parametrize(("status", "retry"), [
-    (500, True), (502, True), (503, True), (429, True), (408, True),
-    (400, False), (401, False), (403, False), (404, False)])
+@pytest.mark.parametrize(
+    ("status", "retry"),
+    [
+        (500, True),
+        (502, True),
+        (503, True),
+        (429, True),
+        (408, True),
+        (400, False),
+        (401, False),
+        (403, False),
+        (404, False),
+    ],
+)
 def test_which_answers_are_worth_repeating(status: int, retry: bool) -> None:
     assert retryable_status(status) is retry
 
 
-@pytest.mark.parametrize(("header", "seconds"), [
-    ("5", 5.0), ("0.5", 0.5), (None, None), ("Wed, 21 Oct 2026 07:28:00 GMT", None), ("-1", None)])
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [("5", 5.0), ("0.5", 0.5), (None, None), ("Wed, 21 Oct 2026 07:28:00 GMT", None), ("-1", None)],
+)
 def test_retry_after_in_seconds(header: str | None, seconds: float | None) -> None:
     assert retry_after_seconds(header) == seconds

@@ -17,26 +17,56 @@ import pytest
 from billing_toolkit.assistant.channel.cli import CONFIG_ENV
 from billing_toolkit.assistant.cli import main
 
-EXAMPLE = Path(__file__).parents[2] / "assistant" / "src" / "billing_toolkit" / "assistant" / "channel" / "tenants.example.yaml"
-SECRETS = {"WHATSAPP_VERIFY_TOKEN": "verify-me", "FIBRANET_WHATSAPP_APP_SECRET": "app-secret",
-           "FIBRANET_WHATSAPP_TOKEN": "graph-token", "FIBRANET_BILLING_API_KEY": "billing-key",
-           "FIBRANET_AGENT_TOKEN": "agent-token"}
+EXAMPLE = (
+    Path(__file__).parents[2]
+    / "assistant"
+    / "src"
+    / "billing_toolkit"
+    / "assistant"
+    / "channel"
+    / "tenants.example.yaml"
+)
+SECRETS = {
+    "WHATSAPP_VERIFY_TOKEN": "verify-me",
+    "FIBRANET_WHATSAPP_APP_SECRET": "app-secret",
+    "FIBRANET_WHATSAPP_TOKEN": "graph-token",
+    "FIBRANET_BILLING_API_KEY": "billing-key",
+    "FIBRANET_AGENT_TOKEN": "agent-token",
+}
 
 
-@pytest.mark.parametrize(("argv", "environ", "message"), [
-    ([], {}, "--config (or $ASSISTANT_CHANNEL_CONFIG) must name the tenants file"),
-    (["--config", "/nonexistent/tenants.yaml"], {}, "cannot read channel configuration"),
-    (["--config", str(EXAMPLE)], {},
-     "environment variable FIBRANET_WHATSAPP_APP_SECRET (`app_secret_env`) is not set"),
-    (["--config", str(EXAMPLE), "--store", "mysql://db/x"], SECRETS,
-     "unsupported conversation store DSN"),
-    (["--config", str(EXAMPLE), "--workers", "0"], SECRETS,
-     "error: argument --workers: must be a whole number from 1 to 256, got '0'"),
-    (["--config", str(EXAMPLE), "--port", "99999"], SECRETS,
-     "error: argument --port: must be a whole number from 1 to 65535, got '99999'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "environ", "message"),
+    [
+        ([], {}, "--config (or $ASSISTANT_CHANNEL_CONFIG) must name the tenants file"),
+        (["--config", "/nonexistent/tenants.yaml"], {}, "cannot read channel configuration"),
+        (
+            ["--config", str(EXAMPLE)],
+            {},
+            "environment variable FIBRANET_WHATSAPP_APP_SECRET (`app_secret_env`) is not set",
+        ),
+        (
+            ["--config", str(EXAMPLE), "--store", "mysql://db/x"],
+            SECRETS,
+            "unsupported conversation store DSN",
+        ),
+        (
+            ["--config", str(EXAMPLE), "--workers", "0"],
+            SECRETS,
+            "error: argument --workers: must be a whole number from 1 to 256, got '0'",
+        ),
+        (
+            ["--config", str(EXAMPLE), "--port", "99999"],
+            SECRETS,
+            "error: argument --port: must be a whole number from 1 to 65535, got '99999'",
+        ),
+    ],
+)
 def test_a_bad_setting_is_one_line_and_exit_status_2(
-    argv: list[str], environ: dict[str, str], message: str, capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    environ: dict[str, str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for name in (*SECRETS, CONFIG_ENV):
@@ -72,18 +102,39 @@ def test_the_service_serves_on_loopback_and_stops_cleanly(tmp_path: Path) -> Non
     base = f"http://127.0.0.1:{port}"
     environ = {**os.environ, **SECRETS, "BILLING_API_URL": "http://127.0.0.1:9"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "billing_toolkit.assistant.cli", "serve", "--config", str(EXAMPLE),
-         "--store", f"sqlite:///{tmp_path / 'bot.sqlite3'}", "--port", str(port),
-         "--log-level", "info"],
-        env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "billing_toolkit.assistant.cli",
+            "serve",
+            "--config",
+            str(EXAMPLE),
+            "--store",
+            f"sqlite:///{tmp_path / 'bot.sqlite3'}",
+            "--port",
+            str(port),
+            "--log-level",
+            "info",
+        ],
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         _wait_until_up(f"{base}/healthz", process)
-        challenge = httpx.get(f"{base}/webhook", params={
-            "hub.mode": "subscribe", "hub.verify_token": "verify-me", "hub.challenge": "77"})
+        challenge = httpx.get(
+            f"{base}/webhook",
+            params={
+                "hub.mode": "subscribe",
+                "hub.verify_token": "verify-me",
+                "hub.challenge": "77",
+            },
+        )
         assert challenge.text == "77"
         assert httpx.post(f"{base}/webhook", content=b"{}").status_code == 401
-        queue = httpx.get(f"{base}/handoff/conversations",
-                          headers={"Authorization": "Bearer agent-token"})
+        queue = httpx.get(
+            f"{base}/handoff/conversations", headers={"Authorization": "Bearer agent-token"}
+        )
         assert queue.json() == {"conversations": []}
     finally:
         process.send_signal(signal.SIGTERM)

@@ -21,8 +21,18 @@ def test_the_secret_that_signed_is_found_among_several() -> None:
     assert signing_secret(BODY, sign(BODY, "b"), ["a", "b", "c"]) == "b"
 
 
-@pytest.mark.parametrize("header", [
-    None, "", sign(BODY, "other"), sign(BODY + b" ", "a"), sign(BODY, "a").upper(),
-    sign(BODY, "a")[7:], "sha256=ñ", "sha256="])
+@pytest.mark.parametrize(
+    "header",
+    [
+        None,
+        "",
+        sign(BODY, "other"),
+        sign(BODY + b" ", "a"),
+        sign(BODY, "a").upper(),
+        sign(BODY, "a")[7:],
+        "sha256=ñ",
+        "sha256=",
+    ],
+)
 def test_anything_else_is_no_signature(header: str | None) -> None:
     assert signing_secret(BODY, header, ["a"]) is None

@@ -13,11 +13,13 @@ from billing_toolkit.assistant.cli import main
 from billing_toolkit.assistant.store.single_process import StoreInUse, sole_process
 from tests.channel.test_serve_cli import EXAMPLE, SECRETS
 
-HOLD = ("import sys, time\n"
-        "from billing_toolkit.assistant.store.single_process import sole_process\n"
-        "with sole_process(sys.argv[1]):\n"
-        "    print('held', flush=True)\n"
-        "    sys.stdin.read()\n")
+HOLD = (
+    "import sys, time\n"
+    "from billing_toolkit.assistant.store.single_process import sole_process\n"
+    "with sole_process(sys.argv[1]):\n"
+    "    print('held', flush=True)\n"
+    "    sys.stdin.read()\n"
+)
 
 
 def test_a_second_holder_of_one_sqlite_file_is_refused(tmp_path: Path) -> None:
@@ -41,8 +43,9 @@ def test_serve_refuses_a_sqlite_store_another_process_serves(
     dsn = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, dsn], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, dsn], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         assert main(["serve", "--config", str(EXAMPLE), "--store", dsn]) == 2
@@ -58,13 +61,16 @@ def test_serve_refuses_a_sqlite_store_another_process_serves(
 
 def test_a_store_in_a_missing_folder_is_one_line(tmp_path: Path) -> None:
     missing = f"sqlite:///{tmp_path / 'missing' / 'bot.sqlite3'}"
-    with pytest.raises(ValueError, match="cannot open the conversation store"), \
-            sole_process(missing):
+    with (
+        pytest.raises(ValueError, match="cannot open the conversation store"),
+        sole_process(missing),
+    ):
         pass
 
 
-def test_a_lease_out_of_range_is_one_line(capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lease_out_of_range_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name, value in SECRETS.items():
         monkeypatch.setenv(name, value)
     assert main(["serve", "--config", str(EXAMPLE), "--lease-seconds", "0"]) == 2

@@ -45,8 +45,9 @@ DEADLINE = 90.0
 BIN = Path(sys.executable).parent
 
 
-def _start(argv: list[str], env: dict[str, str], log: Path,
-           **options: Any) -> subprocess.Popen[str]:
+def _start(
+    argv: list[str], env: dict[str, str], log: Path, **options: Any
+) -> subprocess.Popen[str]:
     """A child whose stderr goes to `log`: a pipe nobody reads would fill and stall it."""
     return subprocess.Popen(argv, env=env, text=True, stderr=log.open("w"), **options)
 
@@ -78,35 +79,85 @@ def deployment(pg_dsn: str, tmp_path: Path) -> Iterator[dict[str, Any]]:
     processes: list[subprocess.Popen[str]] = []
     try:
         sim_port, graph_port = _free_port(), _free_port()
-        sim = _start([str(BIN / "billing-sim"), "serve", "--port", str(sim_port),
-                      "--rate-limit", "100000/s"],
-                     dict(os.environ), tmp_path / "sim.log", stdout=subprocess.DEVNULL)
+        sim = _start(
+            [
+                str(BIN / "billing-sim"),
+                "serve",
+                "--port",
+                str(sim_port),
+                "--rate-limit",
+                "100000/s",
+            ],
+            dict(os.environ),
+            tmp_path / "sim.log",
+            stdout=subprocess.DEVNULL,
+        )
         processes.append(sim)
         printed = (tmp_path / "graph.log").open("w")
-        graph = _start([str(BIN / "billing-assistant"), "fake-graph", "--port", str(graph_port)],
-                       {**os.environ, "PYTHONUNBUFFERED": "1"}, tmp_path / "graph.err",
-                       stdout=printed)
+        graph = _start(
+            [str(BIN / "billing-assistant"), "fake-graph", "--port", str(graph_port)],
+            {**os.environ, "PYTHONUNBUFFERED": "1"},
+            tmp_path / "graph.err",
+            stdout=printed,
+        )
         processes.append(graph)
-        info = json.loads(subprocess.run([str(BIN / "billing-sim"), "info"], check=True,
-                                         capture_output=True, text=True, timeout=60).stdout)
+        info = json.loads(
+            subprocess.run(
+                [str(BIN / "billing-sim"), "info"],
+                check=True,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            ).stdout
+        )
         key = next(t["api_key"] for t in info["tenants"] if t["tenant_id"] == "fibranet")
-        env = {**os.environ, **SECRETS, "FIBRANET_BILLING_API_KEY": key,
-               "BILLING_API_URL": f"http://127.0.0.1:{sim_port}"}
+        env = {
+            **os.environ,
+            **SECRETS,
+            "FIBRANET_BILLING_API_KEY": key,
+            "BILLING_API_URL": f"http://127.0.0.1:{sim_port}",
+        }
         _wait_until_up(f"http://127.0.0.1:{sim_port}/openapi.json", sim, tmp_path / "sim.log")
         replicas = []
         for n in range(3):
             port = _free_port()
-            replicas.append((f"http://127.0.0.1:{port}", _start(
-                [str(BIN / "billing-assistant"), "serve", "--config", str(EXAMPLE),
-                 "--store", pg_dsn, "--port", str(port), "--workers", str(WORKERS),
-                 "--lease-seconds", str(LEASE_SECONDS), "--log-level", "info",
-                 "--graph-url", f"http://127.0.0.1:{graph_port}/v21.0"],
-                env, tmp_path / f"replica-{n}.log", stdout=subprocess.DEVNULL)))
+            replicas.append(
+                (
+                    f"http://127.0.0.1:{port}",
+                    _start(
+                        [
+                            str(BIN / "billing-assistant"),
+                            "serve",
+                            "--config",
+                            str(EXAMPLE),
+                            "--store",
+                            pg_dsn,
+                            "--port",
+                            str(port),
+                            "--workers",
+                            str(WORKERS),
+                            "--lease-seconds",
+                            str(LEASE_SECONDS),
+                            "--log-level",
+                            "info",
+                            "--graph-url",
+                            f"http://127.0.0.1:{graph_port}/v21.0",
+                        ],
+                        env,
+                        tmp_path / f"replica-{n}.log",
+                        stdout=subprocess.DEVNULL,
+                    ),
+                )
+            )
             processes.append(replicas[-1][1])
         for n, (url, process) in enumerate(replicas):
             _wait_until_up(f"{url}/readyz", process, tmp_path / f"replica-{n}.log")
-        yield {"replicas": replicas, "graph": graph, "dsn": pg_dsn,
-               "printed": tmp_path / "graph.log"}
+        yield {
+            "replicas": replicas,
+            "graph": graph,
+            "dsn": pg_dsn,
+            "printed": tmp_path / "graph.log",
+        }
     finally:
         for process in reversed(processes):
             _stop(process)
@@ -123,8 +174,10 @@ class Sender:
         self._lock = threading.Lock()
 
     def post(self, body: bytes, first: int) -> None:
-        headers = {"Content-Type": "application/json",
-                   "X-Hub-Signature-256": sign(body, SECRETS["FIBRANET_WHATSAPP_APP_SECRET"])}
+        headers = {
+            "Content-Type": "application/json",
+            "X-Hub-Signature-256": sign(body, SECRETS["FIBRANET_WHATSAPP_APP_SECRET"]),
+        }
         for attempt in range(12):
             url = self.urls[(first + attempt) % len(self.urls)]
             try:
@@ -141,8 +194,13 @@ class Sender:
     def phones(self, group: list[str], offset: int) -> None:
         for n in range(ROUNDS):
             for k, phone in enumerate(group):
-                body = text_delivery(NUMBER, phone, QUESTION, message_id=f"wamid.{phone[1:]}-{n}",
-                                     timestamp=1795000000 + n)
+                body = text_delivery(
+                    NUMBER,
+                    phone,
+                    QUESTION,
+                    message_id=f"wamid.{phone[1:]}-{n}",
+                    timestamp=1795000000 + n,
+                )
                 self.post(body, offset + n + k)
 
 
@@ -151,8 +209,9 @@ def test_three_replicas_lose_nothing_when_one_is_killed(deployment: dict[str, An
     replicas = deployment["replicas"]
     sender = Sender([url for url, _ in replicas])
     groups = [PHONES[i::6] for i in range(6)]
-    threads = [threading.Thread(target=sender.phones, args=(group, i))
-               for i, group in enumerate(groups)]
+    threads = [
+        threading.Thread(target=sender.phones, args=(group, i)) for i, group in enumerate(groups)
+    ]
     for thread in threads:
         thread.start()
     while sender.acked < 150:
@@ -166,12 +225,15 @@ def test_three_replicas_lose_nothing_when_one_is_killed(deployment: dict[str, An
 
     store = open_conversation_store(deployment["dsn"])
     try:
-        while store.messages.unfinished() or store.messages.pending() \
-                or store.messages.unsettled():
+        while store.messages.unfinished() or store.messages.pending() or store.messages.unsettled():
             assert time.monotonic() - started < DEADLINE, (
-                "the replicas did not finish", len(store.messages.unfinished()),
-                len(store.messages.pending()), len(store.messages.unsettled()),
-                len(store.coordination.turns()), sender.duplicates)
+                "the replicas did not finish",
+                len(store.messages.unfinished()),
+                len(store.messages.pending()),
+                len(store.messages.unsettled()),
+                len(store.coordination.turns()),
+                sender.duplicates,
+            )
             time.sleep(0.2)
         histories = {phone: store.messages.history("fibranet", phone) for phone in PHONES}
         replies = {phone: store.messages.outbound_of("fibranet", phone) for phone in PHONES}
@@ -182,7 +244,8 @@ def test_three_replicas_lose_nothing_when_one_is_killed(deployment: dict[str, An
 
     inbound = {phone: [e for e in h if e.direction == "in"] for phone, h in histories.items()}
     assert sorted(e.ref for h in inbound.values() for e in h) == sorted(
-        f"wamid.{phone[1:]}-{n}" for phone in PHONES for n in range(ROUNDS)), "each stored once"
+        f"wamid.{phone[1:]}-{n}" for phone in PHONES for n in range(ROUNDS)
+    ), "each stored once"
     assert all(e.status in ("done", "failed") for h in inbound.values() for e in h)
     sent = {phone: [m for m in replies[phone] if m.status.value == "sent"] for phone in PHONES}
     for phone in PHONES:

@@ -43,9 +43,11 @@ def ask(billing_sim: BillingSim, store: SqlConversationStore) -> Iterator[Any]:
         def run(flag: bool | None, message: str) -> Any:
             extra = {} if flag is None else {"two_factor_self_service": flag}
             config = parse_channel_config(document(**extra), environ)
-            factory = open_pipelines(config, AssistantConfig(base_url=billing_sim.url), store,
-                                     resources, **runtime)
+            factory = open_pipelines(
+                config, AssistantConfig(base_url=billing_sim.url), store, resources, **runtime
+            )
             return factory(config.tenants[0], store).handle(UNREGISTERED_PHONE, message)
+
         yield run
 
 
@@ -56,8 +58,10 @@ def _claim(billing_sim: BillingSim) -> tuple[str, str]:
     balance = answer.raise_for_status().json()
     assert Decimal(balance["net_balance"]) > 0
     owed = format_amount(balance["net_balance"], balance["currency"], Language.SPANISH)
-    message = (f"mi cuenta es {customer['account_number']} y mi cédula "
-               f"{customer['national_id']}, ¿cuánto debo?")
+    message = (
+        f"mi cuenta es {customer['account_number']} y mi cédula "
+        f"{customer['national_id']}, ¿cuánto debo?"
+    )
     return message, owed
 
 
@@ -82,8 +86,9 @@ def test_a_tenant_without_the_opt_in_hands_the_same_claim_over_for_verification(
 
 @pytest.mark.parametrize("value", ["false", "true", "yes", 1, 0, None, []])
 def test_a_flag_that_is_not_a_yaml_boolean_is_refused_naming_the_key(value: object) -> None:
-    with pytest.raises(ConfigError, match="tenant fibranet: `two_factor_self_service` must be "
-                                          "true or false"):
+    with pytest.raises(
+        ConfigError, match="tenant fibranet: `two_factor_self_service` must be true or false"
+    ):
         parse_channel_config(document(two_factor_self_service=value), ENVIRONMENT)
 
 

@@ -26,22 +26,35 @@ from tests.channel.whatsapp import (
 
 
 def stored(harness: Harness) -> list[str]:
-    return [entry.ref for entry in harness.store.messages.history("fibranet", MARIA_PHONE)
-            if entry.direction == "in"]
+    return [
+        entry.ref
+        for entry in harness.store.messages.history("fibranet", MARIA_PHONE)
+        if entry.direction == "in"
+    ]
 
 
 class TestVerification:
     def test_the_platform_gets_its_challenge_back(self, harness: Harness) -> None:
-        response = harness.client.get("/webhook", params={
-            "hub.mode": "subscribe", "hub.verify_token": VERIFY_TOKEN, "hub.challenge": "1158201444"})
+        response = harness.client.get(
+            "/webhook",
+            params={
+                "hub.mode": "subscribe",
+                "hub.verify_token": VERIFY_TOKEN,
+                "hub.challenge": "1158201444",
+            },
+        )
         assert (response.status_code, response.text) == (200, "1158201444")
 
-    @pytest.mark.parametrize(("mode", "token"), [
-        ("subscribe", "guess"), ("unsubscribe", VERIFY_TOKEN), ("subscribe", "")])
-    def test_a_wrong_token_or_mode_is_refused(self, harness: Harness, mode: str,
-                                              token: str) -> None:
-        response = harness.client.get("/webhook", params={
-            "hub.mode": mode, "hub.verify_token": token, "hub.challenge": "42"})
+    @pytest.mark.parametrize(
+        ("mode", "token"),
+        [("subscribe", "guess"), ("unsubscribe", VERIFY_TOKEN), ("subscribe", "")],
+    )
+    def test_a_wrong_token_or_mode_is_refused(
+        self, harness: Harness, mode: str, token: str
+    ) -> None:
+        response = harness.client.get(
+            "/webhook", params={"hub.mode": mode, "hub.verify_token": token, "hub.challenge": "42"}
+        )
         assert response.status_code == 403
         assert response.headers["content-type"] == "application/problem+json"
         assert response.json()["code"] == "verification_failed"
@@ -49,8 +62,9 @@ class TestVerification:
 
 
 class TestSignature:
-    @pytest.mark.parametrize("signature", [
-        None, "", "sha256=" + "0" * 64, "sha1=abc", "sha256=ñ", "garbage"])
+    @pytest.mark.parametrize(
+        "signature", [None, "", "sha256=" + "0" * 64, "sha1=abc", "sha256=ñ", "garbage"]
+    )
     def test_a_bad_or_missing_signature_is_401_and_nothing_is_stored(
         self, harness: Harness, signature: str | None
     ) -> None:
@@ -72,28 +86,48 @@ class TestSignature:
         assert response.status_code == 401
         assert stored(harness) == []
 
-    def test_another_tenants_secret_cannot_deliver_for_this_number(
-        self, harness: Harness
-    ) -> None:
+    def test_another_tenants_secret_cannot_deliver_for_this_number(self, harness: Harness) -> None:
         """llanolink's app secret signs a message to fibranet's number: a valid signature,
         but not of the app that owns the number — acknowledged and dropped."""
-        response = harness.post(delivery(text_message(MARIA_PHONE, "mi saldo"),
-                                         number=FIBRA_NUMBER), secret=LLANO_SECRET)
+        response = harness.post(
+            delivery(text_message(MARIA_PHONE, "mi saldo"), number=FIBRA_NUMBER),
+            secret=LLANO_SECRET,
+        )
         harness.drain()
         assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 1, "rejected": 0}
         assert stored(harness) == [] and harness.graph.sent == []
 
     def test_a_number_no_tenant_owns_is_ignored(self, harness: Harness) -> None:
-        response = harness.post(delivery(text_message(MARIA_PHONE, "hola"),
-                                         number="999999999999999"))
+        response = harness.post(
+            delivery(text_message(MARIA_PHONE, "hola"), number="999999999999999")
+        )
         assert response.json()["ignored"] == 1
 
     def test_a_signed_but_malformed_delivery_is_400(self, harness: Harness) -> None:
-        for body, where in ((b"{not json", "Expecting"),
-                            (json.dumps({"entry": [{"changes": [{"value": {"messages": [
-                                {"from": "584121234567", "id": "w1", "type": "text"}],
-                                "metadata": {"phone_number_id": FIBRA_NUMBER}}}]}]}).encode(),
-                             "entry[0].changes[0].value.messages[0].text must be an object")):
+        for body, where in (
+            (b"{not json", "Expecting"),
+            (
+                json.dumps(
+                    {
+                        "entry": [
+                            {
+                                "changes": [
+                                    {
+                                        "value": {
+                                            "messages": [
+                                                {"from": "584121234567", "id": "w1", "type": "text"}
+                                            ],
+                                            "metadata": {"phone_number_id": FIBRA_NUMBER},
+                                        }
+                                    }
+                                ]
+                            }
+                        ]
+                    }
+                ).encode(),
+                "entry[0].changes[0].value.messages[0].text must be an object",
+            ),
+        ):
             response = harness.post(body)
             assert response.status_code == 400
             assert response.json()["code"] == "malformed_payload"
@@ -127,12 +161,12 @@ class TestMessages:
         assert len(harness.graph.sent) == 1
         assert stored(harness) == ["wamid.SAME"]
 
-    def test_the_same_message_id_for_two_tenants_is_two_messages(
-        self, harness: Harness
-    ) -> None:
+    def test_the_same_message_id_for_two_tenants_is_two_messages(self, harness: Harness) -> None:
         harness.post(delivery(text_message(MARIA_PHONE, "hola", "wamid.X")))
-        response = harness.post(delivery(text_message(MARIA_PHONE, "hola", "wamid.X"),
-                                         number=LLANO_NUMBER), secret=LLANO_SECRET)
+        response = harness.post(
+            delivery(text_message(MARIA_PHONE, "hola", "wamid.X"), number=LLANO_NUMBER),
+            secret=LLANO_SECRET,
+        )
         harness.drain()
         assert response.json()["stored"] == 1
 
@@ -143,7 +177,8 @@ class TestMessages:
         harness.post(delivery(media_message(MARIA_PHONE, kind)))
         harness.drain()
         assert harness.graph.texts_to(MARIA_PHONE) == [
-            "Por ahora solo puedo leer mensajes de texto. ¿Me escribes tu consulta, por favor?"]
+            "Por ahora solo puedo leer mensajes de texto. ¿Me escribes tu consulta, por favor?"
+        ]
 
     def test_a_voice_note_while_a_person_has_the_conversation_gets_nothing(
         self, harness: Harness
@@ -155,31 +190,50 @@ class TestMessages:
         assert harness.graph.sent == []
 
     def test_a_reaction_is_not_answered(self, harness: Harness) -> None:
-        reaction = {"from": "584121234567", "id": "wamid.R", "type": "reaction",
-                    "reaction": {"message_id": "wamid.OUT1", "emoji": "👍"}}
+        reaction = {
+            "from": "584121234567",
+            "id": "wamid.R",
+            "type": "reaction",
+            "reaction": {"message_id": "wamid.OUT1", "emoji": "👍"},
+        }
         harness.post(delivery(reaction))
         harness.drain()
         assert harness.graph.sent == []
         assert harness.store.messages.history("fibranet", MARIA_PHONE)[0].status == "done"
 
     def test_delivery_statuses_are_acknowledged_and_dropped(self, harness: Harness) -> None:
-        statuses = {"entry": [{"changes": [{"field": "messages", "value": {
-            "metadata": {"phone_number_id": FIBRA_NUMBER},
-            "statuses": [{"id": "wamid.OUT1", "status": "read"}]}}]}]}
+        statuses = {
+            "entry": [
+                {
+                    "changes": [
+                        {
+                            "field": "messages",
+                            "value": {
+                                "metadata": {"phone_number_id": FIBRA_NUMBER},
+                                "statuses": [{"id": "wamid.OUT1", "status": "read"}],
+                            },
+                        }
+                    ]
+                }
+            ]
+        }
         response = harness.post(json.dumps(statuses).encode())
         assert response.json() == {"stored": 0, "duplicates": 0, "ignored": 0, "rejected": 0}
 
-    def test_two_messages_of_one_subscriber_are_answered_in_order(
-        self, harness: Harness
-    ) -> None:
-        harness.post(delivery(text_message(MARIA_PHONE, "What is my balance?"),
-                              text_message(MARIA_PHONE, "quiero hablar con un asesor")))
+    def test_two_messages_of_one_subscriber_are_answered_in_order(self, harness: Harness) -> None:
+        harness.post(
+            delivery(
+                text_message(MARIA_PHONE, "What is my balance?"),
+                text_message(MARIA_PHONE, "quiero hablar con un asesor"),
+            )
+        )
         harness.drain()
         first, second = harness.graph.texts_to(MARIA_PHONE)
         assert "USD 38.28" in first
         assert second.startswith("Claro, te comunico con un asesor")
         assert harness.store.get("fibranet", MARIA_PHONE).state is (
-            ConversationState.WAITING_FOR_HUMAN)
+            ConversationState.WAITING_FOR_HUMAN
+        )
 
     def test_the_delivery_is_acknowledged_before_its_turn_runs(
         self, run_service: RunService, factory: Factory
@@ -208,4 +262,3 @@ class TestMessages:
     def test_an_oversized_delivery_is_refused(self, harness: Harness) -> None:
         response = harness.post(b" " * (MAX_BODY_BYTES + 1))
         assert response.status_code == 413
-

@@ -22,23 +22,35 @@ GRAPH_URL = "https://graph.test/v21.0"
 
 ENVIRONMENT = {
     "VERIFY": VERIFY_TOKEN,
-    "FIBRA_SECRET": FIBRA_SECRET, "FIBRA_TOKEN": "fibra-graph-token",
-    "FIBRA_BILLING": "fibra-billing-key", "FIBRA_AGENT": FIBRA_AGENT,
-    "LLANO_SECRET": LLANO_SECRET, "LLANO_TOKEN": "llano-graph-token",
-    "LLANO_BILLING": "llano-billing-key", "LLANO_AGENT": LLANO_AGENT,
+    "FIBRA_SECRET": FIBRA_SECRET,
+    "FIBRA_TOKEN": "fibra-graph-token",
+    "FIBRA_BILLING": "fibra-billing-key",
+    "FIBRA_AGENT": FIBRA_AGENT,
+    "LLANO_SECRET": LLANO_SECRET,
+    "LLANO_TOKEN": "llano-graph-token",
+    "LLANO_BILLING": "llano-billing-key",
+    "LLANO_AGENT": LLANO_AGENT,
 }
 
 
 def _tenant(name: str, number: str, prefix: str) -> dict[str, Any]:
-    return {"tenant": name, "phone_number_ids": [number],
-            "app_secret_env": f"{prefix}_SECRET", "access_token_env": f"{prefix}_TOKEN",
-            "billing_api_key_env": f"{prefix}_BILLING", "agent_token_env": f"{prefix}_AGENT"}
+    return {
+        "tenant": name,
+        "phone_number_ids": [number],
+        "app_secret_env": f"{prefix}_SECRET",
+        "access_token_env": f"{prefix}_TOKEN",
+        "billing_api_key_env": f"{prefix}_BILLING",
+        "agent_token_env": f"{prefix}_AGENT",
+    }
 
 
 CONFIG_DOCUMENT: dict[str, Any] = {
-    "graph_api_url": GRAPH_URL, "verify_token_env": "VERIFY",
-    "tenants": [_tenant("fibranet", FIBRA_NUMBER, "FIBRA"),
-                _tenant("llanolink", LLANO_NUMBER, "LLANO")],
+    "graph_api_url": GRAPH_URL,
+    "verify_token_env": "VERIFY",
+    "tenants": [
+        _tenant("fibranet", FIBRA_NUMBER, "FIBRA"),
+        _tenant("llanolink", LLANO_NUMBER, "LLANO"),
+    ],
 }
 
 _ids = itertools.count(1)
@@ -49,13 +61,23 @@ def message_id() -> str:
 
 
 def text_message(phone: str, text: str, wamid: str | None = None) -> dict[str, Any]:
-    return {"from": phone.lstrip("+"), "id": wamid or message_id(), "timestamp": "1795000000",
-            "type": "text", "text": {"body": text}}
+    return {
+        "from": phone.lstrip("+"),
+        "id": wamid or message_id(),
+        "timestamp": "1795000000",
+        "type": "text",
+        "text": {"body": text},
+    }
 
 
 def media_message(phone: str, kind: str, wamid: str | None = None) -> dict[str, Any]:
-    return {"from": phone.lstrip("+"), "id": wamid or message_id(), "timestamp": "1795000000",
-            "type": kind, kind: {"id": "media-1", "mime_type": "audio/ogg"}}
+    return {
+        "from": phone.lstrip("+"),
+        "id": wamid or message_id(),
+        "timestamp": "1795000000",
+        "type": kind,
+        kind: {"id": "media-1", "mime_type": "audio/ogg"},
+    }
 
 
 def delivery(*messages: dict[str, Any], number: str = FIBRA_NUMBER) -> bytes:
@@ -64,9 +86,12 @@ def delivery(*messages: dict[str, Any], number: str = FIBRA_NUMBER) -> bytes:
         "messaging_product": "whatsapp",
         "metadata": {"display_phone_number": "582125550000", "phone_number_id": number},
         "contacts": [{"profile": {"name": "Cliente"}, "wa_id": m["from"]} for m in messages],
-        "messages": list(messages)}
-    payload = {"object": "whatsapp_business_account",
-               "entry": [{"id": "WABA-1", "changes": [{"field": "messages", "value": value}]}]}
+        "messages": list(messages),
+    }
+    payload = {
+        "object": "whatsapp_business_account",
+        "entry": [{"id": "WABA-1", "changes": [{"field": "messages", "value": value}]}],
+    }
     return json.dumps(payload, ensure_ascii=False).encode()
 
 
@@ -91,15 +116,34 @@ class FakeGraph:
             if isinstance(failure, type):
                 raise failure("simulated", request=request)  # type: ignore[call-arg]
             headers = {"Retry-After": self.retry_after} if self.retry_after else {}
-            return httpx.Response(failure, headers=headers, json={"error": {
-                "message": "simulated failure", "type": "OAuthException", "code": 131000}})
+            return httpx.Response(
+                failure,
+                headers=headers,
+                json={
+                    "error": {
+                        "message": "simulated failure",
+                        "type": "OAuthException",
+                        "code": 131000,
+                    }
+                },
+            )
         body = json.loads(request.content)
-        self.sent.append({"to": body["to"], "text": body["text"]["body"],
-                          "number": request.url.path.split("/")[-2],
-                          "token": request.headers["Authorization"]})
-        return httpx.Response(200, json={"messaging_product": "whatsapp",
-                                         "contacts": [{"input": body["to"], "wa_id": body["to"]}],
-                                         "messages": [{"id": f"wamid.OUT{len(self.sent)}"}]})
+        self.sent.append(
+            {
+                "to": body["to"],
+                "text": body["text"]["body"],
+                "number": request.url.path.split("/")[-2],
+                "token": request.headers["Authorization"],
+            }
+        )
+        return httpx.Response(
+            200,
+            json={
+                "messaging_product": "whatsapp",
+                "contacts": [{"input": body["to"], "wa_id": body["to"]}],
+                "messages": [{"id": f"wamid.OUT{len(self.sent)}"}],
+            },
+        )
 
     def client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(transport=httpx.MockTransport(self.handler))
@@ -116,4 +160,3 @@ class RecordedSleep:
 
     async def __call__(self, seconds: float) -> None:
         self.waits.append(seconds)
-

@@ -18,35 +18,50 @@ from billing_toolkit.client import BlockingASGITransport
 
 async def echo(request: Request) -> Response:
     body = await request.body()
-    return JSONResponse({"method": request.method, "body": body.decode(),
-                         "auth": request.headers.get("authorization")})
+    return JSONResponse(
+        {
+            "method": request.method,
+            "body": body.decode(),
+            "auth": request.headers.get("authorization"),
+        }
+    )
 
 
 async def compressed(request: Request) -> Response:
-    return Response(gzip.compress(b'{"amount_due": "38.28"}'), media_type="application/json",
-                    headers={"Content-Encoding": "gzip"})
+    return Response(
+        gzip.compress(b'{"amount_due": "38.28"}'),
+        media_type="application/json",
+        headers={"Content-Encoding": "gzip"},
+    )
 
 
 async def reset(request: Request) -> Response:
     raise httpx.ReadError("connection reset by peer")
 
 
-APP = Starlette(routes=[Route("/echo", echo, methods=["GET", "POST"]),
-                        Route("/compressed", compressed), Route("/reset", reset)])
+APP = Starlette(
+    routes=[
+        Route("/echo", echo, methods=["GET", "POST"]),
+        Route("/compressed", compressed),
+        Route("/reset", reset),
+    ]
+)
 
 
 @pytest.fixture
 def http() -> Iterator[httpx.Client]:
-    with httpx.Client(transport=BlockingASGITransport(APP), base_url="http://app.test",
-                      headers={"Authorization": "Bearer key"}) as client:
+    with httpx.Client(
+        transport=BlockingASGITransport(APP),
+        base_url="http://app.test",
+        headers={"Authorization": "Bearer key"},
+    ) as client:
         yield client
 
 
 def test_a_request_and_its_answer_go_through_whole(http: httpx.Client) -> None:
     response = http.post("/echo", json={"amount": "10.00"})
     assert response.status_code == 200
-    assert response.json() == {"method": "POST", "body": '{"amount":"10.00"}',
-                               "auth": "Bearer key"}
+    assert response.json() == {"method": "POST", "body": '{"amount":"10.00"}', "auth": "Bearer key"}
     assert response.request.url == "http://app.test/echo"
 
 

@@ -7,9 +7,19 @@ import pytest
 
 from billing_toolkit.client import AsyncBillingClient, BillingClient
 
-BAD_URLS = ["notaurl", "ftp://billing.example", "http://", "https://", "://billing.example",
-            "http://[::1", "http://billing example", " http://billing.example",
-            "http://billing.example:99999", "billing.example:8080", "file:///etc/passwd"]
+BAD_URLS = [
+    "notaurl",
+    "ftp://billing.example",
+    "http://",
+    "https://",
+    "://billing.example",
+    "http://[::1",
+    "http://billing example",
+    " http://billing.example",
+    "http://billing.example:99999",
+    "billing.example:8080",
+    "file:///etc/passwd",
+]
 BAD_KEYS = ["sk live", "sk_live\n", "clé-ñ", "\x00sk", "sk_tab\tkey"]
 
 
@@ -37,8 +47,15 @@ def test_the_environment_is_checked_the_same_way(monkeypatch: pytest.MonkeyPatch
         BillingClient(api_key="sk_test_key")
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:8080", "https://billing.example/v1",
-                                 "http://[::1]:8080", "HTTP://Billing.Example"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8080",
+        "https://billing.example/v1",
+        "http://[::1]:8080",
+        "HTTP://Billing.Example",
+    ],
+)
 def test_a_good_base_url_is_kept(url: str) -> None:
     with BillingClient(url, "sk_test_key") as client:
         assert client.base_url.host

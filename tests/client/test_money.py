@@ -41,7 +41,7 @@ def test_a_payment_must_be_strictly_positive() -> None:
 
 
 def test_formatting_pads_but_never_rounds() -> None:
-    assert format_amount(Decimal("45")) == "45.00"
+    assert format_amount(Decimal(45)) == "45.00"
     assert format_amount(Decimal("1.50")) == "1.50"
     with pytest.raises(ValueError, match="more than two decimals"):
         format_amount(Decimal("1.005"))

@@ -145,7 +145,7 @@ def test_payment_body_carries_money_as_a_decimal_string(
         return_value=payloads.ok(payloads.payment(), status=201)
     )
     make_client(idempotency_key_factory=lambda: "generated-key-0001").create_payment(
-        A, amount=Decimal("1450"), currency="VES", method="pago_movil"
+        A, amount=Decimal(1450), currency="VES", method="pago_movil"
     )
     request = route.calls.last.request
     assert request.content == b'{"amount":"1450.00","currency":"VES","method":"pago_movil"}'

@@ -171,4 +171,3 @@ def test_proxy_in_the_background_then_replay_as_in_ci(tmp_path: Path) -> None:
     assert [
         line for line in through_verify.stderr.splitlines(keepends=True) if " VIOLATION " in line
     ] == violations
-

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 import yaml
 
-from billing_toolkit import conformance
 from billing_toolkit.conformance.cli import build_parser
 from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.runner import CHECK_NAMES

@@ -51,9 +51,17 @@ def _examples(spec: dict[str, Any]) -> list[tuple[str, str, Any]]:
                 param_pointer = param["$ref"].removeprefix("#")
             param = resolve(spec, param)
             if "example" in param:
-                found.append((f"{method} {path} param {param['name']}", f"{param_pointer}/schema", param["example"]))
+                found.append(
+                    (
+                        f"{method} {path} param {param['name']}",
+                        f"{param_pointer}/schema",
+                        param["example"],
+                    )
+                )
         media_sets = [(f"{base}/requestBody", op.get("requestBody"))]
-        media_sets += [(f"{base}/responses/{status}", resp) for status, resp in op["responses"].items()]
+        media_sets += [
+            (f"{base}/responses/{status}", resp) for status, resp in op["responses"].items()
+        ]
         for pointer, holder in media_sets:
             if holder is None:
                 continue
@@ -64,7 +72,9 @@ def _examples(spec: dict[str, Any]) -> list[tuple[str, str, Any]]:
                 schema_pointer = f"{pointer}/content/{pointer_escape(media_type)}/schema"
                 for name, example in media.get("examples", {}).items():
                     value = resolve(spec, example)["value"]
-                    found.append((f"{method} {path} {pointer} example {name}", schema_pointer, value))
+                    found.append(
+                        (f"{method} {path} {pointer} example {name}", schema_pointer, value)
+                    )
     return found
 
 
@@ -113,8 +123,12 @@ def test_money_named_properties_are_amount_strings(spec: dict[str, Any]) -> None
     for name, schema in spec["components"]["schemas"].items():
         for prop, prop_schema in schema.get("properties", {}).items():
             if any(word in prop for word in MONEY_WORDS) and not prop.endswith(("_date", "_at")):
-                refs = [prop_schema.get("$ref")] + [s.get("$ref") for s in prop_schema.get("allOf", [])]
-                if not {"#/components/schemas/Amount", "#/components/schemas/PositiveAmount"} & set(refs):
+                refs = [prop_schema.get("$ref")] + [
+                    s.get("$ref") for s in prop_schema.get("allOf", [])
+                ]
+                if not {"#/components/schemas/Amount", "#/components/schemas/PositiveAmount"} & set(
+                    refs
+                ):
                     wrong.append(f"{name}.{prop}")
     assert wrong == []
 
@@ -181,7 +195,9 @@ def test_every_operation_is_documented_and_has_an_example(spec: dict[str, Any]) 
     assert problems == []
 
 
-def test_customer_scoped_operations_answer_404_like_a_missing_resource(spec: dict[str, Any]) -> None:
+def test_customer_scoped_operations_answer_404_like_a_missing_resource(
+    spec: dict[str, Any],
+) -> None:
     """Another tenant's resource must look exactly like a missing one: a 404 is always declared."""
     missing = [
         f"{method} {path}"
@@ -201,5 +217,7 @@ def test_links_chain_the_natural_flows(spec: dict[str, Any]) -> None:
     assert {"getBalance", "listInvoices", "listPayments"} <= targets("lookupCustomer", "200")
     assert "getInvoice" in targets("listInvoices", "200")
     assert "listPayments" in targets("createPayment", "201")
-    for operation_id in {link for op in by_id for status in by_id[op]["responses"] for link in targets(op, status)}:
+    for operation_id in {
+        link for op in by_id for status in by_id[op]["responses"] for link in targets(op, status)
+    }:
         assert operation_id in by_id, f"link to unknown operation {operation_id}"

@@ -10,7 +10,11 @@ import pytest
 
 from billing_toolkit.contract import ContractError
 from billing_toolkit.contract.document import inline, load
-from billing_toolkit.contract.formats import IdentifierFormat, contract_formats, formats_from_document
+from billing_toolkit.contract.formats import (
+    IdentifierFormat,
+    contract_formats,
+    formats_from_document,
+)
 from billing_toolkit.contract.masking import hide, mask
 from billing_toolkit.contract.matching import OperationMatcher
 from billing_toolkit.contract.operations import contract_from_document, load_contract
@@ -25,7 +29,10 @@ def document() -> dict[str, Any]:
 def test_every_operation_is_modelled_with_its_auth_statuses_and_parameters() -> None:
     contract = load_contract()
     payment = contract.operations["createPayment"]
-    assert (payment.method, payment.path.template) == ("POST", "/v1/customers/{accountNumber}/payments")
+    assert (payment.method, payment.path.template) == (
+        "POST",
+        "/v1/customers/{accountNumber}/payments",
+    )
     assert payment.requires_auth and payment.writes and payment.body_required
     assert payment.success_status == 201 and {400, 404, 409, 422} <= payment.statuses
     assert payment.parameter("header", "Idempotency-Key") is not None
@@ -56,7 +63,10 @@ def test_a_remote_reference_is_refused_rather_than_half_read(document: dict[str,
 
 def test_inlining_merges_siblings_of_a_reference_over_its_target(document: dict[str, Any]) -> None:
     node = {"$ref": "#/components/schemas/Amount", "description": "what is owed"}
-    assert inline(document, node) == {**document["components"]["schemas"]["Amount"], "description": "what is owed"}
+    assert inline(document, node) == {
+        **document["components"]["schemas"]["Amount"],
+        "description": "what is owed",
+    }
 
 
 @pytest.mark.parametrize(
@@ -71,7 +81,9 @@ def test_a_template_expands_each_value_as_one_encoded_segment() -> None:
     template = PathTemplate("/v1/customers/{accountNumber}/balance")
     assert template.names == ("accountNumber",)
     assert template.expand(accountNumber="10/../x") == "/v1/customers/10%2F..%2Fx/balance"
-    assert template.match(template.expand(accountNumber="1000004821")) == {"accountNumber": "1000004821"}
+    assert template.match(template.expand(accountNumber="1000004821")) == {
+        "accountNumber": "1000004821"
+    }
 
 
 def test_the_matcher_lets_contract_order_decide_like_starlette() -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-
 README = Path(__file__).resolve().parents[2] / "pytest_plugin" / "README.md"
 FILE_BLOCK = re.compile(r"```python\n# (?P<name>[\w.]+\.py)\n(?P<code>.*?)```", re.DOTALL)
 

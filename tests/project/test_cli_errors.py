@@ -26,7 +26,10 @@ BAD_ARGUMENTS: list[tuple[str, list[str]]] = [
     ("billing-sim", ["scenario", "validate", "{missing}"]),
     ("billing-sim", ["scenario", "validate", "{syntax}"]),
     ("billing-sim", ["nosuchcommand"]),
-    ("billing-contract", ["verify", "--base-url", "notaurl", "--account-number", "1000004821", "--api-key", "k"]),
+    (
+        "billing-contract",
+        ["verify", "--base-url", "notaurl", "--account-number", "1000004821", "--api-key", "k"],
+    ),
     ("billing-contract", ["verify", "--max-examples", "-1"]),
     ("billing-contract", ["verify", "--fuzz-time", "soon"]),
     ("billing-contract", ["verify", "--config", "{missing}"]),
@@ -38,13 +41,20 @@ BAD_ARGUMENTS: list[tuple[str, list[str]]] = [
     ("billing-assistant", ["fake-graph", "--port", "99999"]),
     ("billing-assistant", ["kb", "search", "hola", "--margin", "-5"]),
     ("billing-assistant", ["kb", "search", "hola", "--min-chunks", "-1"]),
-    ("billing-assistant", ["ask", "hola", "--phone", "+584121234567", "--base-url", "notaurl", "--api-key", "k"]),
+    (
+        "billing-assistant",
+        ["ask", "hola", "--phone", "+584121234567", "--base-url", "notaurl", "--api-key", "k"],
+    ),
     ("billing-assistant", ["nosuchcommand"]),
 ]
 
 
-@pytest.mark.parametrize(("program", "argv"), BAD_ARGUMENTS, ids=lambda v: " ".join(v) if isinstance(v, list) else v)
-def test_a_bad_argument_is_one_line_and_exit_2(program: str, argv: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("program", "argv"), BAD_ARGUMENTS, ids=lambda v: " ".join(v) if isinstance(v, list) else v
+)
+def test_a_bad_argument_is_one_line_and_exit_2(
+    program: str, argv: list[str], tmp_path: Path
+) -> None:
     syntax = tmp_path / "broken.yaml"
     syntax.write_text(SYNTAX_ERROR_YAML, encoding="utf-8")
     argv = [a.format(missing=tmp_path / "nope.yaml", syntax=syntax) for a in argv]

@@ -249,7 +249,11 @@ def test_the_sdk_alone_reads_a_balance_from_the_simulator(
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "extra"),
-    [("billing-sim", "simulator"), ("billing-contract", "conformance"), ("billing-assistant", "assistant")],
+    [
+        ("billing-sim", "simulator"),
+        ("billing-contract", "conformance"),
+        ("billing-assistant", "assistant"),
+    ],
 )
 def test_a_script_without_its_extra_names_the_extra_to_install(
     sdk_python: Path, script: str, extra: str
@@ -257,7 +261,11 @@ def test_a_script_without_its_extra_names_the_extra_to_install(
     """The scripts come with the base install; without their extra they say what to install
     (one line, exit 2), not an ImportError traceback."""
     result = subprocess.run(
-        [sdk_python.parent / script, "--help"], capture_output=True, text=True, timeout=60, check=False
+        [sdk_python.parent / script, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

@@ -69,7 +69,9 @@ def test_id_digits_are_indexed_so_a_bare_number_still_matches() -> None:
 
 def test_stopwords_and_accents_are_dropped_from_words() -> None:
     assert analyze_query("¿Cuándo me cortan el SERVICIO?").groups == (
-        ("cort", "cortan"), ("servici", "servicio"))
+        ("cort", "cortan"),
+        ("servici", "servicio"),
+    )
     assert analyze_query("what is the late fee?").groups == (("lat", "late"), ("fee",))
 
 

@@ -63,14 +63,17 @@ class Retrieved:
     text_rank: int | None = None
 
 
-@pytest.mark.parametrize(("chunk", "admitted"), [
-    (Retrieved(0.05, matched_by_text=True), True),   # full-text proved it
-    (Retrieved(0.30), True),                          # close enough on its own
-    (Retrieved(0.29), False),
-    (Retrieved(0.15, text_rank=3), True),             # shares a term, fair cosine
-    (Retrieved(0.14, text_rank=3), False),
-    (Retrieved(None, text_rank=1), False),            # no cosine reads as 0
-])
+@pytest.mark.parametrize(
+    ("chunk", "admitted"),
+    [
+        (Retrieved(0.05, matched_by_text=True), True),  # full-text proved it
+        (Retrieved(0.30), True),  # close enough on its own
+        (Retrieved(0.29), False),
+        (Retrieved(0.15, text_rank=3), True),  # shares a term, fair cosine
+        (Retrieved(0.14, text_rank=3), False),
+        (Retrieved(None, text_rank=1), False),  # no cosine reads as 0
+    ],
+)
 def test_the_context_floor(chunk: Retrieved, admitted: bool) -> None:
     assert ContextFloor().admits(chunk) is admitted
 
@@ -79,12 +82,24 @@ def test_the_context_floor_is_configurable() -> None:
     assert ContextFloor(min_vector_score=0.2).admits(Retrieved(0.25))
 
 
-OFF_TOPIC = ("¿cuál es la capital de Francia?", "tell me a joke", "¿quién ganó el partido?",
-             "receta de arepas", "who won the world cup", "what's the weather like",
-             "cuéntame un chiste", "¿cuántos años tiene el presidente?", "recommend a good movie",
-             "¿cómo se hace una torta?", "what is the meaning of life", "dime un poema",
-             # stem bait: "cuesta", "pago", "cargar" share a stem with billing words
-             "cuanto cuesta una pizza", "pago de la luz del vecino", "cargar el celular")
+OFF_TOPIC = (
+    "¿cuál es la capital de Francia?",
+    "tell me a joke",
+    "¿quién ganó el partido?",
+    "receta de arepas",
+    "who won the world cup",
+    "what's the weather like",
+    "cuéntame un chiste",
+    "¿cuántos años tiene el presidente?",
+    "recommend a good movie",
+    "¿cómo se hace una torta?",
+    "what is the meaning of life",
+    "dime un poema",
+    # stem bait: "cuesta", "pago", "cargar" share a stem with billing words
+    "cuanto cuesta una pizza",
+    "pago de la luz del vecino",
+    "cargar el celular",
+)
 
 
 def test_the_floor_is_calibrated_on_the_shipped_kb(kb: HybridRetriever) -> None:
@@ -100,8 +115,10 @@ def test_the_floor_is_calibrated_on_the_shipped_kb(kb: HybridRetriever) -> None:
         return any(floor.admits(c) for c in kb.search(question))
 
     without = [q["query"] for q in queries if q["kind"] == "policy" and not has_context(q["query"])]
-    assert without == ["how much is the ONT router?",
-                       "pague ayer y sigo sin internet, no me han reactivado"]
+    assert without == [
+        "how much is the ONT router?",
+        "pague ayer y sigo sin internet, no me han reactivado",
+    ]
     assert [q for q in OFF_TOPIC if has_context(q)] == []
 
 

@@ -16,7 +16,16 @@ from billing_toolkit.simulator.cli import main
 from billing_toolkit.simulator.state.dataset import generate
 from billing_toolkit.simulator.state.info import dataset_info
 
-SCENARIOS = sorted((Path(__file__).parents[2] / "simulator" / "src" / "billing_toolkit" / "simulator" / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted(
+    (
+        Path(__file__).parents[2]
+        / "simulator"
+        / "src"
+        / "billing_toolkit"
+        / "simulator"
+        / "scenarios"
+    ).glob("*.yaml")
+)
 
 
 def test_info_prints_the_dataset_info(capsys: pytest.CaptureFixture[str]) -> None:

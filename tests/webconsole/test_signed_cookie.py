@@ -15,10 +15,10 @@ def _cookie(salt: str = "inbox", key: bytes = KEY) -> SignedCookie:
 def test_a_cookie_reads_back_only_with_its_own_key_salt_and_shape() -> None:
     value = _cookie().dump(["sid-1", "es", None])
     assert _cookie().load(value, 3) == ["sid-1", "es", None]
-    assert _cookie(salt="qa").load(value, 3) is None          # the other console's cookie
-    assert _cookie(key=b"x" * 32).load(value, 3) is None      # another process's key
-    assert _cookie().load(value, 5) is None                   # an older layout of the session
-    assert _cookie().load(value[:-2] + "AA", 3) is None       # tampered signature
+    assert _cookie(salt="qa").load(value, 3) is None  # the other console's cookie
+    assert _cookie(key=b"x" * 32).load(value, 3) is None  # another process's key
+    assert _cookie().load(value, 5) is None  # an older layout of the session
+    assert _cookie().load(value[:-2] + "AA", 3) is None  # tampered signature
     assert _cookie().load(_cookie().dump({"sid": "s"}), 1) is None  # not a list of fields
     assert _cookie().load("", 3) is None
 

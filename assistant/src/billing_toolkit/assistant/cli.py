@@ -29,8 +29,7 @@ def build_parser() -> OneLineParser:
     parser = OneLineParser(
         prog="billing-assistant", description="Grounded billing assistant for an ISP."
     )
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {installed_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     groups = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     retrieval_cli.register(groups)
     turn_commands.register(groups)

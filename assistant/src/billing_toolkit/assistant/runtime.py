@@ -172,8 +172,10 @@ def open_assistant(
     Raises ValueError for a bad setting, naming it.
     """
     profile = load_operator_profile(config.operator_profile)
-    settings = replace(config.settings, operator_identifiers=(
-        *config.settings.operator_identifiers, *profile.quotable_identifiers))
+    settings = replace(
+        config.settings,
+        operator_identifiers=(*config.settings.operator_identifiers, *profile.quotable_identifiers),
+    )
     resources = ExitStack()
     try:
         chosen_narrator = narrator or build_narrator(config.narrator)
@@ -181,8 +183,11 @@ def open_assistant(
             classifier = build_intent_classifier(config)
             if isinstance(classifier, ChatCompletionsIntentClassifier):
                 resources.callback(classifier.close)
-        client = resources.enter_context(BillingClient(
-            config.base_url, config.api_key, transport=transport, **dict(client_options or {})))
+        client = resources.enter_context(
+            BillingClient(
+                config.base_url, config.api_key, transport=transport, **dict(client_options or {})
+            )
+        )
         if store is None:
             store = open_conversation_store(config.store_dsn)
             resources.callback(store.close)
@@ -194,6 +199,12 @@ def open_assistant(
         resources.close()
         raise
     pipeline = AssistantPipeline(
-        tenant=config.tenant, capabilities=Capabilities(client), store=store,
-        retriever=retriever, narrator=chosen_narrator, settings=settings, classifier=classifier)
+        tenant=config.tenant,
+        capabilities=Capabilities(client),
+        store=store,
+        retriever=retriever,
+        narrator=chosen_narrator,
+        settings=settings,
+        classifier=classifier,
+    )
     return Assistant(pipeline, resources)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import aclosing, closing
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import httpx
@@ -47,7 +47,7 @@ class AsyncBillingClient(ClientCore, AsyncBillingMethods):
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> AsyncBillingClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:

@@ -52,10 +52,16 @@ def base_url_of(value: str | None) -> httpx.URL:
     except httpx.InvalidURL as error:
         raise ValueError(f"billing client base URL {text!r} is not a URL: {error}") from error
     port_ok = url.port is None or 1 <= url.port <= 65535
-    if url.scheme not in ("http", "https") or not url.host or not port_ok or any(
-            c.isspace() for c in text):
-        raise ValueError(f"billing client base URL must be http(s)://HOST[:PORT][/PATH], "
-                         f"got {text!r} (from the argument or ${ENV_BASE_URL})")
+    if (
+        url.scheme not in ("http", "https")
+        or not url.host
+        or not port_ok
+        or any(c.isspace() for c in text)
+    ):
+        raise ValueError(
+            f"billing client base URL must be http(s)://HOST[:PORT][/PATH], "
+            f"got {text!r} (from the argument or ${ENV_BASE_URL})"
+        )
     return url
 
 
@@ -64,8 +70,10 @@ def api_key_of(value: str | None) -> str:
     (a key pasted with its newline would otherwise fail inside httpx on every call)."""
     key = _setting(value, ENV_API_KEY, "an API key")
     if not (key.isascii() and key.isprintable()) or any(c.isspace() for c in key):
-        raise ValueError(f"billing client API key (from the argument or ${ENV_API_KEY}) holds "
-                         "spaces, control or non-ASCII characters; a key is one printable token")
+        raise ValueError(
+            f"billing client API key (from the argument or ${ENV_API_KEY}) holds "
+            "spaces, control or non-ASCII characters; a key is one printable token"
+        )
     return key
 
 

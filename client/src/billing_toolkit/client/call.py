@@ -124,8 +124,9 @@ def call_flow(
         yield Sleep(delay)
 
 
-def advance(flow: Generator[Y, Any, V], reply: Any,
-            failure: type[BaseException] = InfrastructureError) -> Y | V:
+def advance(
+    flow: Generator[Y, Any, V], reply: Any, failure: type[BaseException] = InfrastructureError
+) -> Y | V:
     """The flow's next effect once `reply` is handed back to it, or its verdict when it has one.
 
     A `failure` is thrown into the flow (the attempt that asked for the exchange decides what

@@ -13,7 +13,6 @@ calls).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-
 from collections.abc import Awaitable
 from contextlib import closing
 from typing import Generic, TypeVar

@@ -220,7 +220,7 @@ def operations_source(spec: dict[str, Any]) -> str:
         f"{HEADER}\n"
         '"""Each contract operation bound to its generated models, and the table of them by operationId.\n\n'
         "What an operation is (method, path, parameters, statuses, auth) is the contract kernel's\n"
-        '`Operation`; a binding names it and adds only the models, so nothing here restates the\n'
+        "`Operation`; a binding names it and adds only the models, so nothing here restates the\n"
         'contract."""\n\n'
         "from __future__ import annotations\n\n"
         "from typing import Any\n\n"

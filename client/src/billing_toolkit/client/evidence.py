@@ -57,9 +57,13 @@ def balance_evidence(balance: Balance) -> str:
         if balance.next_due_date
         else "no open invoice is due"
     )
-    amounts = figures(balance.currency.value, ("amount due", balance.amount_due),
-                      ("overdue", balance.overdue_amount), ("credit", balance.credit_balance),
-                      ("net balance", balance.net_balance))
+    amounts = figures(
+        balance.currency.value,
+        ("amount due", balance.amount_due),
+        ("overdue", balance.overdue_amount),
+        ("credit", balance.credit_balance),
+        ("net balance", balance.net_balance),
+    )
     head = f"Balance of account {balance.account_number} as of {instant(balance.as_of)}"
     return f"{head}: {amounts}; {due}."
 
@@ -67,8 +71,12 @@ def balance_evidence(balance: Balance) -> str:
 def invoice_summary(invoice: Invoice) -> str:
     """One invoice in one sentence: identity, status, dates and amounts."""
     period = invoice.billing_period
-    amounts = figures(invoice.currency.value, ("total", invoice.total),
-                      ("paid", invoice.amount_paid), ("amount due", invoice.amount_due))
+    amounts = figures(
+        invoice.currency.value,
+        ("total", invoice.total),
+        ("paid", invoice.amount_paid),
+        ("amount due", invoice.amount_due),
+    )
     return (
         f"Invoice {invoice.invoice_number} of account {invoice.account_number}: "
         f"status {invoice.status.value}; period {day(period.start)} to {day(period.end)}; "
@@ -83,12 +91,10 @@ def invoice_evidence(invoice: Invoice) -> str:
         f'{line.kind.value} "{line.description}" {money(cur, line.amount)}'
         for line in invoice.line_items
     )
-    totals = figures(cur, ("Subtotal", invoice.subtotal), ("tax", invoice.tax),
-                     ("total", invoice.total))
-    return (
-        f"{invoice_summary(invoice)} Line items: {lines}. {totals}; "
-        f"revision {invoice.revision}."
+    totals = figures(
+        cur, ("Subtotal", invoice.subtotal), ("tax", invoice.tax), ("total", invoice.total)
     )
+    return f"{invoice_summary(invoice)} Line items: {lines}. {totals}; revision {invoice.revision}."
 
 
 def invoices_evidence(account_number: str, page: InvoicePage, status: str | None) -> str:

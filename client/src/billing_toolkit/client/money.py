@@ -53,7 +53,10 @@ def _amount_parser(pattern: re.Pattern[str], what: str) -> Any:
         if isinstance(value, Decimal):
             value = format_amount(value)
         if not isinstance(value, str):
-            raise ValueError(f"{what} must be a decimal string, not {type(value).__name__}")
+            # pydantic turns a ValueError (not a TypeError) into a field's ValidationError.
+            raise ValueError(  # noqa: TRY004
+                f"{what} must be a decimal string, not {type(value).__name__}"
+            )
         if not pattern.match(value):
             raise ValueError(f"{value!r} is not {what} (pattern {pattern.pattern})")
         return Decimal(value)

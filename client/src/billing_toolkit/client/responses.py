@@ -129,7 +129,9 @@ def error_for(operation_id: str, raw: RawResponse) -> errors.BillingError:
     message = (problem.detail or problem.title) if problem else f"HTTP {raw.status}"
     code = problem.code.value if problem else None
     if raw.status == 429:
-        return errors.RateLimitError(message, retry_after=retry_after_seconds(raw.headers), **context)
+        return errors.RateLimitError(
+            message, retry_after=retry_after_seconds(raw.headers), **context
+        )
     if raw.status >= 500:
         return errors.ServerError(
             message, code=code, retry_after=retry_after_seconds(raw.headers), **context

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import closing
-from typing import Any
+from typing import Any, Self
 
 import httpx
 
@@ -49,7 +49,7 @@ class BillingClient(ClientCore, BillingMethods):
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> BillingClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

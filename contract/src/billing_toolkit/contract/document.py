@@ -29,7 +29,7 @@ class ContractError(ValueError):
 def load(path: Path = OPENAPI_PATH) -> dict[str, Any]:
     """The OpenAPI document at `path` (the billing contract by default) as plain data."""
     with path.open(encoding="utf-8") as fh:
-        document: dict[str, Any] = yaml.load(fh, Loader=_LOADER)  # noqa: S506 - a safe loader
+        document: dict[str, Any] = yaml.load(fh, Loader=_LOADER)
     return document
 
 

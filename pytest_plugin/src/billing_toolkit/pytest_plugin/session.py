@@ -29,9 +29,9 @@ class SharedDatasetModified(AssertionError):
 def build_app(options: SimOptions, loopback: bool) -> tuple[Starlette, VirtualTime | None]:
     """A fresh simulator app. In-process its fault clock is virtual (delays never wait);
     on loopback it is real, because socket faults are about real time."""
+    from billing_toolkit.pytest_plugin.virtual_time import VirtualTime
     from billing_toolkit.simulator.app import create_app
     from billing_toolkit.simulator.config import SimulatorConfig
-    from billing_toolkit.pytest_plugin.virtual_time import VirtualTime
 
     virtual_time = None if loopback else VirtualTime()
     config = SimulatorConfig(

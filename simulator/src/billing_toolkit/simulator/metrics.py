@@ -27,15 +27,25 @@ class MetricsMiddleware:
         self.app = app
         self.matcher = runtime.matcher
         self.registry = CollectorRegistry()
-        self.requests = Counter("billing_sim_requests_total",
-                                "Requests answered, by contract operation and HTTP status.",
-                                ["operation", "status"], registry=self.registry)
-        self.faults = Counter("billing_sim_faults_injected_total",
-                              "Faults injected into requests, by kind.", ["kind"],
-                              registry=self.registry)
-        self.latency = Histogram("billing_sim_request_duration_seconds",
-                                 "Time to answer a request, by contract operation.",
-                                 ["operation"], buckets=_BUCKETS, registry=self.registry)
+        self.requests = Counter(
+            "billing_sim_requests_total",
+            "Requests answered, by contract operation and HTTP status.",
+            ["operation", "status"],
+            registry=self.registry,
+        )
+        self.faults = Counter(
+            "billing_sim_faults_injected_total",
+            "Faults injected into requests, by kind.",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "billing_sim_request_duration_seconds",
+            "Time to answer a request, by contract operation.",
+            ["operation"],
+            buckets=_BUCKETS,
+            registry=self.registry,
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -65,7 +75,14 @@ class MetricsMiddleware:
 
     async def _expose(self, send: Send) -> None:
         body = generate_latest(self.registry)
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", CONTENT_TYPE_LATEST.encode()),
-                                (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", CONTENT_TYPE_LATEST.encode()),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

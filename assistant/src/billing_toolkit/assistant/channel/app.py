@@ -54,8 +54,15 @@ def create_channel_app(
         client = http or httpx.AsyncClient()
         options = {"sleep": sleep} if sleep is not None else {}
         sender = GraphSender(config.graph_api_url, client, budget=budget, rng=rng, **options)
-        service = ChannelService(config, store, runner, sender, workers=workers,
-                                 lease_seconds=lease_seconds, poll_seconds=poll_seconds)
+        service = ChannelService(
+            config,
+            store,
+            runner,
+            sender,
+            workers=workers,
+            lease_seconds=lease_seconds,
+            poll_seconds=poll_seconds,
+        )
         app.state.channel = service
         await service.start()
         try:
@@ -65,6 +72,5 @@ def create_channel_app(
             if http is None:
                 await client.aclose()
 
-    routes = [*health.ROUTES, *webhook.ROUTES, *handoff_api.ROUTES,
-              console.mount()]
+    routes = [*health.ROUTES, *webhook.ROUTES, *handoff_api.ROUTES, console.mount()]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -97,8 +97,7 @@ def _text(entry: Mapping[str, Any], key: str, where: str, *, required: bool = Tr
     return value.strip()
 
 
-def _secret(entry: Mapping[str, Any], name: str, where: str,
-            environ: Mapping[str, str]) -> Secret:
+def _secret(entry: Mapping[str, Any], name: str, where: str, environ: Mapping[str, str]) -> Secret:
     variable = str(_text(entry, f"{name}_env", where))
     value = environ.get(variable, "")
     if not value:
@@ -106,8 +105,9 @@ def _secret(entry: Mapping[str, Any], name: str, where: str,
     return Secret(value)
 
 
-def _tenant(entry: Any, index: int, defaults: Mapping[str, Any],
-            environ: Mapping[str, str]) -> TenantChannel:
+def _tenant(
+    entry: Any, index: int, defaults: Mapping[str, Any], environ: Mapping[str, str]
+) -> TenantChannel:
     where = f"tenants[{index}]"
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{where}: must be a mapping")
@@ -116,19 +116,30 @@ def _tenant(entry: Any, index: int, defaults: Mapping[str, Any],
         raise ConfigError(f"{where}: tenant {name!r} must be lower-case letters, digits, - or _")
     where = f"tenant {name}"
     numbers = entry.get("phone_number_ids")
-    if not isinstance(numbers, list) or not numbers or not all(
-            isinstance(n, str) and _PHONE_NUMBER_ID.match(n) for n in numbers):
-        raise ConfigError(f"{where}: `phone_number_ids` must be a list of WhatsApp phone number "
-                          "ids (digits, quoted)")
+    if (
+        not isinstance(numbers, list)
+        or not numbers
+        or not all(isinstance(n, str) and _PHONE_NUMBER_ID.match(n) for n in numbers)
+    ):
+        raise ConfigError(
+            f"{where}: `phone_number_ids` must be a list of WhatsApp phone number "
+            "ids (digits, quoted)"
+        )
     secrets = {key: _secret(entry, key, where, environ) for key in _SECRETS}
-    url = _text(entry, "billing_api_url", where, required=False) or defaults.get(
-        "billing_api_url")
+    url = _text(entry, "billing_api_url", where, required=False) or defaults.get("billing_api_url")
     two_factor = entry.get("two_factor_self_service", False)
     if not isinstance(two_factor, bool):
-        raise ConfigError(f"{where}: `two_factor_self_service` must be true or false (unquoted), "
-                          f"got {two_factor!r}")
-    return TenantChannel(tenant=name, phone_number_ids=tuple(numbers), billing_api_url=url,
-                         two_factor_self_service=two_factor, **secrets)
+        raise ConfigError(
+            f"{where}: `two_factor_self_service` must be true or false (unquoted), "
+            f"got {two_factor!r}"
+        )
+    return TenantChannel(
+        tenant=name,
+        phone_number_ids=tuple(numbers),
+        billing_api_url=url,
+        two_factor_self_service=two_factor,
+        **secrets,
+    )
 
 
 def _check_unique(tenants: tuple[TenantChannel, ...]) -> None:
@@ -136,16 +147,17 @@ def _check_unique(tenants: tuple[TenantChannel, ...]) -> None:
     for tenant in tenants:
         for number in tenant.phone_number_ids:
             if number in owner:
-                raise ConfigError(f"phone number id {number} is claimed by tenants "
-                                  f"{owner[number]} and {tenant.tenant}")
+                raise ConfigError(
+                    f"phone number id {number} is claimed by tenants "
+                    f"{owner[number]} and {tenant.tenant}"
+                )
             owner[number] = tenant.tenant
     names = [t.tenant for t in tenants]
     if len(set(names)) != len(names):
         raise ConfigError("a tenant is listed twice")
     tokens = [t.agent_token.value for t in tenants]
     if len(set(tokens)) != len(tokens):
-        raise ConfigError("two tenants share an agent token: each operator's agents need "
-                          "their own")
+        raise ConfigError("two tenants share an agent token: each operator's agents need their own")
 
 
 def parse_channel_config(document: Any, environ: Mapping[str, str]) -> ChannelConfig:
@@ -158,8 +170,11 @@ def parse_channel_config(document: Any, environ: Mapping[str, str]) -> ChannelCo
     tenants = tuple(_tenant(entry, i, document, environ) for i, entry in enumerate(entries))
     _check_unique(tenants)
     graph = _text(document, "graph_api_url", "config", required=False) or DEFAULT_GRAPH_API_URL
-    return ChannelConfig(tenants=tenants, graph_api_url=graph.rstrip("/"),
-                         verify_token=_secret(document, "verify_token", "config", environ))
+    return ChannelConfig(
+        tenants=tenants,
+        graph_api_url=graph.rstrip("/"),
+        verify_token=_secret(document, "verify_token", "config", environ),
+    )
 
 
 def load_channel_config(path: Path, environ: Mapping[str, str] | None = None) -> ChannelConfig:

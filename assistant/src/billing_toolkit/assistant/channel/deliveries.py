@@ -15,19 +15,32 @@ import uuid
 from typing import Any
 
 
-def text_delivery(phone_number_id: str, phone: str, text: str, *,
-                  message_id: str | None = None, timestamp: int | None = None) -> bytes:
+def text_delivery(
+    phone_number_id: str,
+    phone: str,
+    text: str,
+    *,
+    message_id: str | None = None,
+    timestamp: int | None = None,
+) -> bytes:
     """The raw body of a delivery of one text message from `phone` to the operator's number."""
     sender = phone.lstrip("+")
     value: dict[str, Any] = {
         "messaging_product": "whatsapp",
         "metadata": {"display_phone_number": phone_number_id, "phone_number_id": phone_number_id},
         "contacts": [{"profile": {"name": sender}, "wa_id": sender}],
-        "messages": [{"from": sender, "id": message_id or f"wamid.{uuid.uuid4().hex}",
-                      "timestamp": str(timestamp or int(time.time())), "type": "text",
-                      "text": {"body": text}}],
+        "messages": [
+            {
+                "from": sender,
+                "id": message_id or f"wamid.{uuid.uuid4().hex}",
+                "timestamp": str(timestamp or int(time.time())),
+                "type": "text",
+                "text": {"body": text},
+            }
+        ],
     }
-    payload = {"object": "whatsapp_business_account",
-               "entry": [{"id": phone_number_id, "changes": [{"field": "messages",
-                                                              "value": value}]}]}
+    payload = {
+        "object": "whatsapp_business_account",
+        "entry": [{"id": phone_number_id, "changes": [{"field": "messages", "value": value}]}],
+    }
     return json.dumps(payload, ensure_ascii=False).encode()

@@ -24,19 +24,25 @@ def create_fake_graph_app(show: Callable[[str], None] = print) -> Starlette:
 
     async def messages(request: Request) -> Response:
         if not request.headers.get("Authorization", "").startswith("Bearer "):
-            return JSONResponse({"error": {"message": "missing access token", "code": 190}},
-                                status_code=401)
+            return JSONResponse(
+                {"error": {"message": "missing access token", "code": 190}}, status_code=401
+            )
         try:
             body = json.loads(await request.body())
             to, text = str(body["to"]), str(body["text"]["body"])
         except ClientDisconnect:  # the sender died mid-request: nothing was sent
             return Response(status_code=499)
         except (ValueError, KeyError, TypeError):
-            return JSONResponse({"error": {"message": "expected a text message", "code": 100}},
-                                status_code=400)
+            return JSONResponse(
+                {"error": {"message": "expected a text message", "code": 100}}, status_code=400
+            )
         show(f"→ +{to.lstrip('+')} (from {request.path_params['number']}): {text}")
-        return JSONResponse({"messaging_product": "whatsapp",
-                             "contacts": [{"input": to, "wa_id": to.lstrip("+")}],
-                             "messages": [{"id": f"wamid.FAKE{next(ids):010d}"}]})
+        return JSONResponse(
+            {
+                "messaging_product": "whatsapp",
+                "contacts": [{"input": to, "wa_id": to.lstrip("+")}],
+                "messages": [{"id": f"wamid.FAKE{next(ids):010d}"}],
+            }
+        )
 
     return Starlette(routes=[Route("/{version}/{number}/messages", messages, methods=["POST"])])

@@ -68,21 +68,32 @@ def _provider_id(response: httpx.Response) -> str | None:
 class GraphSender:
     """Sends text messages with retries; never raises for a failed send."""
 
-    def __init__(self, base_url: str, http: httpx.AsyncClient, *,
-                 budget: SendBudget | None = None, sleep: Sleep = asyncio.sleep,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        http: httpx.AsyncClient,
+        *,
+        budget: SendBudget | None = None,
+        sleep: Sleep = asyncio.sleep,
+        rng: random.Random | None = None,
+    ) -> None:
         self._base_url = base_url.rstrip("/")
         self._http = http
         self._budget = budget or SendBudget()
         self._sleep = sleep
         self._rng = rng or random.Random()
 
-    async def send_text(self, token: Secret, phone_number_id: str, to: str,
-                        text: str) -> SendOutcome:
+    async def send_text(
+        self, token: Secret, phone_number_id: str, to: str, text: str
+    ) -> SendOutcome:
         """Send `text` from the operator's number `phone_number_id` to `to` (E.164)."""
-        body = {"messaging_product": "whatsapp", "recipient_type": "individual",
-                "to": to.lstrip("+"), "type": "text",
-                "text": {"preview_url": False, "body": text}}
+        body = {
+            "messaging_product": "whatsapp",
+            "recipient_type": "individual",
+            "to": to.lstrip("+"),
+            "type": "text",
+            "text": {"preview_url": False, "body": text},
+        }
         attempt = _Attempt()
         for number in range(1, self._budget.attempts + 1):
             attempt = await self._attempt(token, phone_number_id, body)
@@ -94,18 +105,23 @@ class GraphSender:
                 await self._sleep(self._budget.delay(number, self._rng, attempt.retry_after))
         return SendOutcome(False, self._budget.attempts, error=attempt.error)
 
-    async def _attempt(self, token: Secret, phone_number_id: str,
-                       body: dict[str, Any]) -> _Attempt:
+    async def _attempt(self, token: Secret, phone_number_id: str, body: dict[str, Any]) -> _Attempt:
         url = f"{self._base_url}/{phone_number_id}/messages"
         try:
             response = await self._http.post(
-                url, json=body, timeout=DEFAULT_TIMEOUT,
-                headers={"Authorization": f"Bearer {token.value}"})
+                url,
+                json=body,
+                timeout=DEFAULT_TIMEOUT,
+                headers={"Authorization": f"Bearer {token.value}"},
+            )
         except httpx.TransportError as exc:
-            return _Attempt(error=f"{type(exc).__name__}: could not reach the Graph API",
-                            retryable=True)
+            return _Attempt(
+                error=f"{type(exc).__name__}: could not reach the Graph API", retryable=True
+            )
         if response.is_success:
             return _Attempt(provider_id=_provider_id(response))
-        return _Attempt(error=_graph_error(response),
-                        retryable=retryable_status(response.status_code),
-                        retry_after=retry_after_seconds(response.headers.get("Retry-After")))
+        return _Attempt(
+            error=_graph_error(response),
+            retryable=retryable_status(response.status_code),
+            retry_after=retry_after_seconds(response.headers.get("Retry-After")),
+        )

@@ -69,8 +69,11 @@ def parse_state(raw: str) -> ConversationState:
     try:
         return ConversationState(raw)
     except ValueError:
-        raise Refused(400, "invalid_state", f"state must be one of "
-                      f"{', '.join(s.value for s in ConversationState)}; got {raw!r}.") from None
+        raise Refused(
+            400,
+            "invalid_state",
+            f"state must be one of {', '.join(s.value for s in ConversationState)}; got {raw!r}.",
+        ) from None
 
 
 def parse_phone(raw: str) -> str:
@@ -78,15 +81,19 @@ def parse_phone(raw: str) -> str:
     raw = raw.strip()
     phone = normalize_phone(raw if raw.startswith("+") else "+" + raw)
     if phone is None:
-        raise Refused(400, "invalid_phone", f"{raw!r} is not an E.164 phone number (e.g. "
-                      "%2B584121234567).")
+        raise Refused(
+            400, "invalid_phone", f"{raw!r} is not an E.164 phone number (e.g. %2B584121234567)."
+        )
     return phone
 
 
 def checked_agent_id(raw: str | None) -> str:
     if raw is None or not AGENT_ID.match(raw):
-        raise Refused(400, "invalid_request", 'The body must be {"agent_id": "<1-64 of '
-                      'letters, digits, . _ @ ->"}.')
+        raise Refused(
+            400,
+            "invalid_request",
+            'The body must be {"agent_id": "<1-64 of letters, digits, . _ @ ->"}.',
+        )
     return raw
 
 
@@ -95,11 +102,16 @@ def checked_text(raw: str | None) -> str:
     as written (the agent can fix it, unlike a subscriber's text, which is repaired)."""
     text = (raw or "").strip()
     if not text or len(text) > MAX_TEXT:
-        raise Refused(400, "invalid_request", f'The body must be {{"text": "<1-{MAX_TEXT} '
-                      'characters>"}.')
+        raise Refused(
+            400, "invalid_request", f'The body must be {{"text": "<1-{MAX_TEXT} characters>"}}.'
+        )
     if not is_storable(text):
-        raise Refused(400, "invalid_request", "The text holds a lone UTF-16 surrogate (half "
-                      "an emoji) or a NUL character: it cannot be sent as written.")
+        raise Refused(
+            400,
+            "invalid_request",
+            "The text holds a lone UTF-16 surrogate (half "
+            "an emoji) or a NUL character: it cannot be sent as written.",
+        )
     return text
 
 
@@ -107,8 +119,9 @@ def _not_found(phone: str) -> Refused:
     return Refused(404, "conversation_not_found", f"No conversation with {phone}.")
 
 
-async def in_state(service: ChannelService, tenant: str,
-                   state: ConversationState) -> list[WaitingConversation]:
+async def in_state(
+    service: ChannelService, tenant: str, state: ConversationState
+) -> list[WaitingConversation]:
     """The tenant's conversations in `state`, oldest first (the store's order)."""
     return await asyncio.to_thread(service.store.in_state, tenant, state)
 
@@ -123,16 +136,18 @@ async def view(service: ChannelService, tenant: str, phone: str) -> Conversation
     return ConversationView(conversation, escalations, history)
 
 
-async def take_over(service: ChannelService, tenant: str, phone: str,
-                    agent: str) -> Conversation:
+async def take_over(service: ChannelService, tenant: str, phone: str, agent: str) -> Conversation:
     """`agent` has the conversation; the bot is silent. The same agent again is fine."""
     async with service.conversation_lock(tenant, phone):
         current = await asyncio.to_thread(service.store.get, tenant, phone)
         if current.updated_at is None:
             raise _not_found(phone)
         if current.state is ConversationState.HUMAN_ACTIVE and current.agent_id != agent:
-            raise Refused(409, "already_taken", f"Agent {current.agent_id} has this "
-                          "conversation; they release it first.")
+            raise Refused(
+                409,
+                "already_taken",
+                f"Agent {current.agent_id} has this conversation; they release it first.",
+            )
         return await asyncio.to_thread(service.store.assign_agent, tenant, phone, agent)
 
 
@@ -146,8 +161,7 @@ async def release(service: ChannelService, tenant: str, phone: str) -> Conversat
         return await asyncio.to_thread(service.store.release_to_bot, tenant, phone)
 
 
-async def write(service: ChannelService, tenant: str, phone: str,
-                text: str) -> OutboundRecord:
+async def write(service: ChannelService, tenant: str, phone: str, text: str) -> OutboundRecord:
     """Queue the agent's `text` (already `checked_text`) from the number the subscriber
     wrote to; delivered in the background with the bot's retries."""
     current = await asyncio.to_thread(service.store.get, tenant, phone)
@@ -155,6 +169,10 @@ async def write(service: ChannelService, tenant: str, phone: str,
     if current.updated_at is None or channel is None:
         raise _not_found(phone)
     if current.state is not ConversationState.HUMAN_ACTIVE:
-        raise Refused(409, "not_taken_over", "Take the conversation over before writing in "
-                      "it: the bot and a person must not answer at the same time.")
+        raise Refused(
+            409,
+            "not_taken_over",
+            "Take the conversation over before writing in "
+            "it: the bot and a person must not answer at the same time.",
+        )
     return await service.send_for_agent(tenant, phone, channel, text)

@@ -68,63 +68,98 @@ ConversationEndpoint = Callable[[Request, TenantChannel, str], Awaitable[Respons
 def for_agents(endpoint: TenantEndpoint) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint, called with the tenant whose agent token the request carries (401
     without one, before the body is read); a body or an action it refuses is answered here."""
+
     async def guarded(request: Request) -> Response:
         tenant = _tenant(request)
         if tenant is None:
-            return problem(401, "unauthorized", "An agent bearer token of this service is "
-                           "required.", headers={"WWW-Authenticate": 'Bearer realm="handoff"'})
+            return problem(
+                401,
+                "unauthorized",
+                "An agent bearer token of this service is required.",
+                headers={"WWW-Authenticate": 'Bearer realm="handoff"'},
+            )
         try:
             return await endpoint(request, tenant)
         except (BodyProblem, Refused) as refused:
             return problem(refused.status, refused.code, refused.detail)
+
     return guarded
 
 
 def on_conversation(endpoint: ConversationEndpoint) -> Callable[[Request], Awaitable[Response]]:
     """`for_agents`, and the conversation's phone from the path in E.164 (400 if it is not a
     phone)."""
+
     async def with_phone(request: Request, tenant: TenantChannel) -> Response:
         return await endpoint(request, tenant, parse_phone(str(request.path_params["phone"])))
+
     return for_agents(with_phone)
 
 
 def _escalation(record: EscalationRecord | None) -> dict[str, Any] | None:
     if record is None:
         return None
-    return {"id": record.id, "reason": record.reason,
-            "agent_summary": {"es": record.summary_es, "en": record.summary_en},
-            "context": record.context, "created_at": record.created_at.isoformat()}
+    return {
+        "id": record.id,
+        "reason": record.reason,
+        "agent_summary": {"es": record.summary_es, "en": record.summary_en},
+        "context": record.context,
+        "created_at": record.created_at.isoformat(),
+    }
 
 
 def _conversation(conversation: Conversation) -> dict[str, Any]:
-    return {"phone": conversation.phone, "state": conversation.state.value,
-            "agent_id": conversation.agent_id, "language": conversation.language.value,
-            "verified_account": conversation.verified_account,
-            "updated_at": conversation.updated_at.isoformat() if conversation.updated_at
-            else None}
+    return {
+        "phone": conversation.phone,
+        "state": conversation.state.value,
+        "agent_id": conversation.agent_id,
+        "language": conversation.language.value,
+        "verified_account": conversation.verified_account,
+        "updated_at": conversation.updated_at.isoformat() if conversation.updated_at else None,
+    }
 
 
 def _entry(entry: HistoryEntry) -> dict[str, Any]:
-    return {"direction": entry.direction, "at": entry.at.isoformat(), "kind": entry.kind,
-            "text": entry.text, "status": entry.status, "id": entry.ref, "note": entry.note}
+    return {
+        "direction": entry.direction,
+        "at": entry.at.isoformat(),
+        "kind": entry.kind,
+        "text": entry.text,
+        "status": entry.status,
+        "id": entry.ref,
+        "note": entry.note,
+    }
 
 
 @for_agents
 async def list_conversations(request: Request, tenant: TenantChannel) -> Response:
-    state = parse_state(request.query_params.get("state",
-                                                 ConversationState.WAITING_FOR_HUMAN.value))
+    state = parse_state(
+        request.query_params.get("state", ConversationState.WAITING_FOR_HUMAN.value)
+    )
     found = await actions.in_state(_service(request), tenant.tenant, state)
-    return JSONResponse({"conversations": [
-        {**_conversation(item.conversation), "escalation": _escalation(item.latest_escalation)}
-        for item in found]})
+    return JSONResponse(
+        {
+            "conversations": [
+                {
+                    **_conversation(item.conversation),
+                    "escalation": _escalation(item.latest_escalation),
+                }
+                for item in found
+            ]
+        }
+    )
 
 
 @on_conversation
 async def conversation_detail(request: Request, tenant: TenantChannel, phone: str) -> Response:
     seen = await actions.view(_service(request), tenant.tenant, phone)
-    return JSONResponse({**_conversation(seen.conversation),
-                         "escalations": [_escalation(e) for e in seen.escalations],
-                         "messages": [_entry(e) for e in seen.history]})
+    return JSONResponse(
+        {
+            **_conversation(seen.conversation),
+            "escalations": [_escalation(e) for e in seen.escalations],
+            "messages": [_entry(e) for e in seen.history],
+        }
+    )
 
 
 async def _field(request: Request, name: str) -> str | None:
@@ -152,8 +187,9 @@ async def release(request: Request, tenant: TenantChannel, phone: str) -> Respon
 async def write(request: Request, tenant: TenantChannel, phone: str) -> Response:
     text = checked_text(await _field(request, "text"))
     queued = await actions.write(_service(request), tenant.tenant, phone, text)
-    return JSONResponse({"id": queued.id, "status": queued.status.value, "text": queued.text},
-                        status_code=202)
+    return JSONResponse(
+        {"id": queued.id, "status": queued.status.value, "text": queued.text}, status_code=202
+    )
 
 
 ROUTES = [

@@ -18,15 +18,16 @@ DELIVERY_FAILED = "DELIVERY_FAILED"
 PROCESSING_FAILED = "PROCESSING_FAILED"
 
 _TEXT_ONLY = {
-    Language.SPANISH: ("Por ahora solo puedo leer mensajes de texto. ¿Me escribes tu consulta, "
-                       "por favor?"),
+    Language.SPANISH: (
+        "Por ahora solo puedo leer mensajes de texto. ¿Me escribes tu consulta, por favor?"
+    ),
     Language.ENGLISH: "For now I can only read text messages. Could you type your question?",
 }
 _PASSED_ON = {
-    Language.SPANISH: ("No pude procesar tu mensaje. Una persona de nuestro equipo te "
-                       "responderá por aquí."),
-    Language.ENGLISH: ("I could not process your message. A person from our team will reply "
-                       "here."),
+    Language.SPANISH: (
+        "No pude procesar tu mensaje. Una persona de nuestro equipo te responderá por aquí."
+    ),
+    Language.ENGLISH: ("I could not process your message. A person from our team will reply here."),
 }
 
 
@@ -53,21 +54,34 @@ class Handoff:
 
 def delivery_failed(phone: str, text: str, error: str | None, attempts: int) -> Handoff:
     return Handoff(
-        phone, DELIVERY_FAILED,
-        (f"No se pudo entregar una respuesta al cliente (teléfono {phone}) tras {attempts} "
-         f"intentos.\nRespuesta no entregada: «{text}»\nError: {error}"),
-        (f"A reply could not be delivered to the customer (phone {phone}) after {attempts} "
-         f"attempts.\nUndelivered reply: “{text}”\nError: {error}"),
-        {"phone": phone, "undelivered_reply": text, "error": error, "attempts": attempts})
+        phone,
+        DELIVERY_FAILED,
+        (
+            f"No se pudo entregar una respuesta al cliente (teléfono {phone}) tras {attempts} "
+            f"intentos.\nRespuesta no entregada: «{text}»\nError: {error}"
+        ),
+        (
+            f"A reply could not be delivered to the customer (phone {phone}) after {attempts} "
+            f"attempts.\nUndelivered reply: “{text}”\nError: {error}"
+        ),
+        {"phone": phone, "undelivered_reply": text, "error": error, "attempts": attempts},
+    )
 
 
-def processing_failed(phone: str, kind: str, text: str | None, error: str,
-                      attempts: int) -> Handoff:
+def processing_failed(
+    phone: str, kind: str, text: str | None, error: str, attempts: int
+) -> Handoff:
     message = text if text is not None else f"[{kind}]"
     return Handoff(
-        phone, PROCESSING_FAILED,
-        (f"El bot no pudo procesar un mensaje del cliente (teléfono {phone}) tras {attempts} "
-         f"intentos.\nMensaje: «{message}»\nError: {error}"),
-        (f"The bot could not process a message from the customer (phone {phone}) after "
-         f"{attempts} attempts.\nMessage: “{message}”\nError: {error}"),
-        {"phone": phone, "message": message, "error": error, "attempts": attempts})
+        phone,
+        PROCESSING_FAILED,
+        (
+            f"El bot no pudo procesar un mensaje del cliente (teléfono {phone}) tras {attempts} "
+            f"intentos.\nMensaje: «{message}»\nError: {error}"
+        ),
+        (
+            f"The bot could not process a message from the customer (phone {phone}) after "
+            f"{attempts} attempts.\nMessage: “{message}”\nError: {error}"
+        ),
+        {"phone": phone, "message": message, "error": error, "attempts": attempts},
+    )

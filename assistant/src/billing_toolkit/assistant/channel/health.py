@@ -40,8 +40,9 @@ async def readyz(request: Request) -> Response:
         logger.warning("not ready: the store does not answer (%s)", type(exc).__name__)
         return problem(503, "store_unavailable", "The conversation store does not answer.")
     if alive < expected:
-        return problem(503, "workers_stopped",
-                       f"{expected - alive} of {expected} background workers stopped.")
+        return problem(
+            503, "workers_stopped", f"{expected - alive} of {expected} background workers stopped."
+        )
     return JSONResponse({"status": "ready", "replica": service.replica, "workers": alive})
 
 
@@ -50,8 +51,9 @@ async def metrics(request: Request) -> Response:
     try:
         backlog = await asyncio.to_thread(service.store.messages.backlog)
     except Exception as exc:  # noqa: BLE001 — the counters are still worth a scrape
-        logger.warning("metrics without the backlog: the store does not answer (%s)",
-                       type(exc).__name__)
+        logger.warning(
+            "metrics without the backlog: the store does not answer (%s)", type(exc).__name__
+        )
     else:
         service.metrics.observe_backlog(backlog, service.store.now(), service.workers_alive())
     return Response(service.metrics.exposition(), media_type=CONTENT_TYPE_LATEST)

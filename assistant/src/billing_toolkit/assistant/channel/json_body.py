@@ -70,8 +70,9 @@ def parse_json(body: bytes, code: str, max_depth: int = MAX_DEPTH) -> Any:
     or is not JSON."""
     depth = nesting_depth(body)
     if depth > max_depth:
-        raise BodyProblem(400, code, f"The JSON nests {depth} levels deep; at most "
-                                     f"{max_depth} are accepted.")
+        raise BodyProblem(
+            400, code, f"The JSON nests {depth} levels deep; at most {max_depth} are accepted."
+        )
     try:
         return json.loads(body)
     except ValueError as exc:

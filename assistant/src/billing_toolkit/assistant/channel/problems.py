@@ -28,9 +28,18 @@ _TITLES = {
 }
 
 
-def problem(status: int, code: str, detail: str,
-            headers: dict[str, str] | None = None) -> JSONResponse:
+def problem(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     return JSONResponse(
-        {"type": PROBLEM_BASE + code, "title": _TITLES[code], "status": status,
-         "detail": detail, "code": code},
-        status_code=status, headers=headers, media_type="application/problem+json")
+        {
+            "type": PROBLEM_BASE + code,
+            "title": _TITLES[code],
+            "status": status,
+            "detail": detail,
+            "code": code,
+        },
+        status_code=status,
+        headers=headers,
+        media_type="application/problem+json",
+    )

@@ -21,8 +21,9 @@ class SendBudget:
     base_delay: float = 1.0
     max_delay: float = 30.0
 
-    def delay(self, failed_attempt: int, rng: random.Random,
-              retry_after: float | None = None) -> float:
+    def delay(
+        self, failed_attempt: int, rng: random.Random, retry_after: float | None = None
+    ) -> float:
         """Seconds to wait after attempt number `failed_attempt` (1-based) failed."""
         backoff = min(self.max_delay, self.base_delay * 2 ** (failed_attempt - 1))
         wait = backoff / 2 + rng.uniform(0, backoff / 2)

@@ -86,10 +86,13 @@ SWEEP_LIMIT = 1000
 
 Key = tuple[str, str]
 Pause = Callable[[float], Awaitable[None]]
-RESENT_AFTER_CRASH = ("resent after a crash during its first send: it may have reached the "
-                      "subscriber twice")
-UNSETTLED_TWICE = ("the service stopped during its first send and again during the resend: "
-                   "it may or may not have reached the subscriber")
+RESENT_AFTER_CRASH = (
+    "resent after a crash during its first send: it may have reached the subscriber twice"
+)
+UNSETTLED_TWICE = (
+    "the service stopped during its first send and again during the resend: "
+    "it may or may not have reached the subscriber"
+)
 
 T = TypeVar("T")
 
@@ -115,13 +118,21 @@ class _Held:
 
 
 class ChannelService:
-    def __init__(self, config: ChannelConfig, store: SqlConversationStore, runner: TurnRunner,
-                 sender: GraphSender, *, workers: int = DEFAULT_WORKERS,
-                 max_turn_attempts: int = DEFAULT_MAX_TURN_ATTEMPTS,
-                 lease_seconds: float = DEFAULT_LEASE_SECONDS,
-                 poll_seconds: float = DEFAULT_POLL_SECONDS,
-                 metrics: ChannelMetrics | None = None, pause: Pause = asyncio.sleep,
-                 replica: str | None = None) -> None:
+    def __init__(
+        self,
+        config: ChannelConfig,
+        store: SqlConversationStore,
+        runner: TurnRunner,
+        sender: GraphSender,
+        *,
+        workers: int = DEFAULT_WORKERS,
+        max_turn_attempts: int = DEFAULT_MAX_TURN_ATTEMPTS,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        poll_seconds: float = DEFAULT_POLL_SECONDS,
+        metrics: ChannelMetrics | None = None,
+        pause: Pause = asyncio.sleep,
+        replica: str | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.metrics = metrics or ChannelMetrics()
@@ -158,8 +169,10 @@ class ChannelService:
         found = await self.sweep()
         if found:
             logger.info("found unfinished work in %d conversation(s)", found)
-        self._tasks = [asyncio.create_task(self._work(), name=f"channel-worker-{n}")
-                       for n in range(self._workers)]
+        self._tasks = [
+            asyncio.create_task(self._work(), name=f"channel-worker-{n}")
+            for n in range(self._workers)
+        ]
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="channel-sweeper")
 
     async def stop(self) -> None:
@@ -187,8 +200,9 @@ class ChannelService:
 
     async def sweep(self) -> int:
         """Hint every conversation with work and no live lease; returns how many."""
-        found = await asyncio.to_thread(self.store.messages.conversations_with_work,
-                                        self.store.now().timestamp(), SWEEP_LIMIT)
+        found = await asyncio.to_thread(
+            self.store.messages.conversations_with_work, self.store.now().timestamp(), SWEEP_LIMIT
+        )
         for key in found:
             self._hint(key)
         return len(found)
@@ -228,18 +242,27 @@ class ChannelService:
         for message in messages:
             tenant = self.config.by_phone_number_id(message.phone_number_id)
             if tenant is None or not hmac.compare_digest(
-                    tenant.app_secret.value.encode(), app_secret.encode()):
-                logger.warning("ignored a message for phone number id %s: no tenant of the "
-                               "signing app owns it", message.phone_number_id)
+                tenant.app_secret.value.encode(), app_secret.encode()
+            ):
+                logger.warning(
+                    "ignored a message for phone number id %s: no tenant of the "
+                    "signing app owns it",
+                    message.phone_number_id,
+                )
                 ignored += 1
                 continue
             try:
                 record = await asyncio.to_thread(
-                    self.store.messages.receive, tenant.tenant, message.phone_number_id,
-                    message.message_id, message.phone, message.kind, message.text)
+                    self.store.messages.receive,
+                    tenant.tenant,
+                    message.phone_number_id,
+                    message.message_id,
+                    message.phone,
+                    message.kind,
+                    message.text,
+                )
             except Exception:
-                logger.exception("could not store a message from %s",
-                                 mask_personal(message.phone))
+                logger.exception("could not store a message from %s", mask_personal(message.phone))
                 failed += 1
                 continue
             if record is None:
@@ -247,18 +270,24 @@ class ChannelService:
                 continue
             stored += 1
             self._hint((record.tenant, record.phone))
-        for result, count in (("stored", stored), ("duplicate", duplicates),
-                              ("ignored", ignored), ("failed", failed)):
+        for result, count in (
+            ("stored", stored),
+            ("duplicate", duplicates),
+            ("ignored", ignored),
+            ("failed", failed),
+        ):
             if count:
                 self.metrics.messages.labels(result).inc(count)
         return Acceptance(stored, duplicates, ignored, failed)
 
-    async def send_for_agent(self, tenant: str, phone: str, channel_id: str,
-                             text: str) -> OutboundRecord:
+    async def send_for_agent(
+        self, tenant: str, phone: str, channel_id: str, text: str
+    ) -> OutboundRecord:
         """Queue a person's message to the subscriber; it is delivered like the bot's (with
         retries, and handed back to the queue of people if it cannot be), in its turn."""
-        outbound = await asyncio.to_thread(self.store.messages.queue, tenant, channel_id, phone,
-                                           text)
+        outbound = await asyncio.to_thread(
+            self.store.messages.queue, tenant, channel_id, phone, text
+        )
         self._hint((tenant, phone))
         return outbound
 
@@ -273,12 +302,15 @@ class ChannelService:
         return f"{self.replica}/{next(self._acquisitions)}"
 
     async def _acquire(self, key: Key, holder: str) -> Lease | None:
-        lease = await asyncio.to_thread(self.store.coordination.acquire, *key, holder,
-                                        self._lease_seconds)
+        lease = await asyncio.to_thread(
+            self.store.coordination.acquire, *key, holder, self._lease_seconds
+        )
         if lease is not None and lease.taken_over:
             self.metrics.takeovers.inc()
-            logger.warning("took over the conversation of %s: its previous holder let the "
-                           "lease expire", mask_personal(key[1]))
+            logger.warning(
+                "took over the conversation of %s: its previous holder let the lease expire",
+                mask_personal(key[1]),
+            )
         return lease
 
     async def _look_again(self, key: Key) -> None:
@@ -286,8 +318,9 @@ class ChannelService:
             self._hint(key)
 
     def _has_work(self, key: Key) -> bool:
-        return (self.store.messages.next_open(*key) is not None
-                or bool(self.store.messages.unsent_of(*key)))
+        return self.store.messages.next_open(*key) is not None or bool(
+            self.store.messages.unsent_of(*key)
+        )
 
     async def _work(self) -> None:
         while True:
@@ -296,8 +329,10 @@ class ChannelService:
             try:
                 await self._serve(key)
             except Exception:
-                logger.exception("could not finish the work of a conversation; it stays in "
-                                 "the store for the next sweep")
+                logger.exception(
+                    "could not finish the work of a conversation; it stays in "
+                    "the store for the next sweep"
+                )
             finally:
                 self._queue.task_done()
 
@@ -324,11 +359,13 @@ class ChannelService:
         async def renew() -> None:
             while True:
                 await asyncio.sleep(self._lease_seconds / 3)
-                if not await asyncio.to_thread(self.store.coordination.renew, *key, holder,
-                                               self._lease_seconds):
+                if not await asyncio.to_thread(
+                    self.store.coordination.renew, *key, holder, self._lease_seconds
+                ):
                     held.alive = False
-                    logger.warning("lost the lease of the conversation of %s; stopping",
-                                   mask_personal(key[1]))
+                    logger.warning(
+                        "lost the lease of the conversation of %s; stopping", mask_personal(key[1])
+                    )
                     return
 
         task = asyncio.create_task(renew())
@@ -349,25 +386,28 @@ class ChannelService:
             message = await asyncio.to_thread(self.store.messages.next_open, *key)
             if message is None or not held.alive:
                 return
-            claimed = await asyncio.to_thread(self.store.messages.claim, message.tenant,
-                                              message.message_id)
+            claimed = await asyncio.to_thread(
+                self.store.messages.claim, message.tenant, message.message_id
+            )
             if claimed is None:
                 continue
             if claimed.attempts > self._max_turn_attempts:
-                await self._give_up(claimed, "the service stopped during each of its "
-                                             f"{claimed.attempts - 1} turns")
+                await self._give_up(
+                    claimed, f"the service stopped during each of its {claimed.attempts - 1} turns"
+                )
             else:
                 await self._turn(claimed)
 
     async def _turn(self, message: InboundRecord) -> None:
         coordination = self.store.coordination
-        turn_id = await asyncio.to_thread(coordination.start_turn, message.tenant,
-                                          message.phone, message.message_id,
-                                          self.replica)
+        turn_id = await asyncio.to_thread(
+            coordination.start_turn, message.tenant, message.phone, message.message_id, self.replica
+        )
         started = time.perf_counter()
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                self._turn_threads, self._runner.replies, message)
+                self._turn_threads, self._runner.replies, message
+            )
         except Exception as exc:
             logger.exception("turn failed for %s", mask_personal(message.phone))
             self.metrics.turns.labels("failed", "PROCESSING_FAILED").inc()
@@ -380,16 +420,19 @@ class ChannelService:
             await asyncio.to_thread(coordination.end_turn, turn_id)
 
     async def _give_up(self, message: InboundRecord, error: str) -> list[OutboundRecord]:
-        await self._hand_over(message.tenant, processing_failed(
-            message.phone, message.kind, message.text, error, message.attempts))
-        language = (await asyncio.to_thread(self.store.get, message.tenant,
-                                            message.phone)).language
-        return await asyncio.to_thread(self.store.messages.close, message,
-                                       [passed_on(language)], error=error)
+        await self._hand_over(
+            message.tenant,
+            processing_failed(message.phone, message.kind, message.text, error, message.attempts),
+        )
+        language = (await asyncio.to_thread(self.store.get, message.tenant, message.phone)).language
+        return await asyncio.to_thread(
+            self.store.messages.close, message, [passed_on(language)], error=error
+        )
 
     async def _record(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(
-            self._send_records, partial(call, *args, **kwargs))
+            self._send_records, partial(call, *args, **kwargs)
+        )
 
     async def _deliver(self, outbound: OutboundRecord) -> None:
         """Send one reply (the caller holds the conversation's lease). One found `sending`
@@ -405,11 +448,13 @@ class ChannelService:
         if tenant is None:
             outcome = SendOutcome(False, 0, error="the tenant is no longer configured")
         else:
-            outcome = await self._sender.send_text(tenant.access_token, outbound.channel_id,
-                                                   outbound.phone, outbound.text)
+            outcome = await self._sender.send_text(
+                tenant.access_token, outbound.channel_id, outbound.phone, outbound.text
+            )
         if outcome.sent and intended.status is OutboundStatus.RESENDING:
-            outcome = SendOutcome(True, outcome.attempts, outcome.provider_id,
-                                  error=RESENT_AFTER_CRASH)
+            outcome = SendOutcome(
+                True, outcome.attempts, outcome.provider_id, error=RESENT_AFTER_CRASH
+            )
         await self._settle(intended, outcome)
 
     async def _settle(self, outbound: OutboundRecord, outcome: SendOutcome) -> None:
@@ -418,14 +463,33 @@ class ChannelService:
         attempts = outbound.attempts + outcome.attempts
         self.metrics.send_attempts.inc(outcome.attempts)
         self.metrics.sends.labels(status.value).inc()
-        await self._record(self.store.messages.settle, outbound, status, attempts=attempts,
-                           error=outcome.error, provider_id=outcome.provider_id)
+        await self._record(
+            self.store.messages.settle,
+            outbound,
+            status,
+            attempts=attempts,
+            error=outcome.error,
+            provider_id=outcome.provider_id,
+        )
         if not outcome.sent:
-            logger.warning("reply to %s not delivered after %d attempt(s): %s",
-                           mask_personal(outbound.phone), attempts, outcome.error)
-            await self._hand_over(outbound.tenant, delivery_failed(
-                outbound.phone, outbound.text, outcome.error, attempts))
+            logger.warning(
+                "reply to %s not delivered after %d attempt(s): %s",
+                mask_personal(outbound.phone),
+                attempts,
+                outcome.error,
+            )
+            await self._hand_over(
+                outbound.tenant,
+                delivery_failed(outbound.phone, outbound.text, outcome.error, attempts),
+            )
 
     async def _hand_over(self, tenant: str, handoff: Handoff) -> None:
-        await asyncio.to_thread(self.store.record_handoff, tenant, handoff.phone, handoff.reason,
-                                handoff.summary_es, handoff.summary_en, handoff.context)
+        await asyncio.to_thread(
+            self.store.record_handoff,
+            tenant,
+            handoff.phone,
+            handoff.reason,
+            handoff.summary_es,
+            handoff.summary_en,
+            handoff.context,
+        )

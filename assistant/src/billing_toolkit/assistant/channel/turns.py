@@ -47,8 +47,12 @@ class TurnOutcome:
 
 
 class TurnRunner:
-    def __init__(self, store: SqlConversationStore, factory: PipelineFactory,
-                 tenants: dict[str, TenantChannel]) -> None:
+    def __init__(
+        self,
+        store: SqlConversationStore,
+        factory: PipelineFactory,
+        tenants: dict[str, TenantChannel],
+    ) -> None:
         self._store = store
         self._factory = factory
         self._tenants = tenants

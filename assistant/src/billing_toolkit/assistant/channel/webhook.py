@@ -44,9 +44,13 @@ async def verify(request: Request) -> Response:
     token = params.get("hub.verify_token", "")
     expected = _service(request).config.verify_token.value
     if params.get("hub.mode") != "subscribe" or not hmac.compare_digest(
-            token.encode(), expected.encode()):
-        return problem(403, "verification_failed",
-                       "hub.mode must be `subscribe` and hub.verify_token the configured token.")
+        token.encode(), expected.encode()
+    ):
+        return problem(
+            403,
+            "verification_failed",
+            "hub.mode must be `subscribe` and hub.verify_token the configured token.",
+        )
     return PlainTextResponse(params.get("hub.challenge", ""))
 
 
@@ -70,9 +74,11 @@ async def _receive(request: Request) -> Response:
     secret = signing_secret(body, request.headers.get(SIGNATURE_HEADER), secrets)
     if secret is None:
         logger.warning("rejected a webhook delivery with a missing or wrong signature")
-        return problem(401, "invalid_signature",
-                       f"{SIGNATURE_HEADER} must be sha256=<HMAC-SHA256 of the body with the "
-                       "app secret>.")
+        return problem(
+            401,
+            "invalid_signature",
+            f"{SIGNATURE_HEADER} must be sha256=<HMAC-SHA256 of the body with the app secret>.",
+        )
     try:
         delivery = read_delivery(parse_json(body, "malformed_payload"))
     except BodyProblem as refused:
@@ -82,17 +88,30 @@ async def _receive(request: Request) -> Response:
     if delivery.rejected and not delivery.messages:
         return problem(400, "malformed_payload", delivery.rejected[0])
     if delivery.rejected:  # the others go on; redelivering would not mend these
-        logger.warning("dropped %d malformed message(s) of a delivery: %s",
-                       len(delivery.rejected), mask_all("; ".join(delivery.rejected)))
+        logger.warning(
+            "dropped %d malformed message(s) of a delivery: %s",
+            len(delivery.rejected),
+            mask_all("; ".join(delivery.rejected)),
+        )
     messages = delivery.messages
     acceptance = await service.accept(messages, secret)
     if acceptance.failed:
-        return problem(503, "store_unavailable",
-                       f"{acceptance.failed} of {len(messages)} message(s) could not be stored "
-                       f"({acceptance.stored} stored, {acceptance.duplicates} already stored); "
-                       "redeliver later.", headers={"Retry-After": "5"})
-    return JSONResponse({"stored": acceptance.stored, "duplicates": acceptance.duplicates,
-                         "ignored": acceptance.ignored, "rejected": len(delivery.rejected)})
+        return problem(
+            503,
+            "store_unavailable",
+            f"{acceptance.failed} of {len(messages)} message(s) could not be stored "
+            f"({acceptance.stored} stored, {acceptance.duplicates} already stored); "
+            "redeliver later.",
+            headers={"Retry-After": "5"},
+        )
+    return JSONResponse(
+        {
+            "stored": acceptance.stored,
+            "duplicates": acceptance.duplicates,
+            "ignored": acceptance.ignored,
+            "rejected": len(delivery.rejected),
+        }
+    )
 
 
 ROUTES = [

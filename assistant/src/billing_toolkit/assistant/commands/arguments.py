@@ -26,6 +26,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 def whole(minimum: int, maximum: int) -> Callable[[str], int]:
     """A whole number in [minimum, maximum]."""
+
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
@@ -33,14 +34,17 @@ def whole(minimum: int, maximum: int) -> Callable[[str], int]:
             value = None
         if value is None or not minimum <= value <= maximum:
             raise argparse.ArgumentTypeError(
-                f"must be a whole number from {minimum} to {maximum}, got {text!r}")
+                f"must be a whole number from {minimum} to {maximum}, got {text!r}"
+            )
         return value
+
     parse.__name__ = "whole number"
     return parse
 
 
 def number(minimum: float, maximum: float) -> Callable[[str], float]:
     """A finite decimal number in [minimum, maximum] (no NaN, no infinity)."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -48,8 +52,10 @@ def number(minimum: float, maximum: float) -> Callable[[str], float]:
             value = math.nan
         if not math.isfinite(value) or not minimum <= value <= maximum:
             raise argparse.ArgumentTypeError(
-                f"must be a number from {minimum:g} to {maximum:g}, got {text!r}")
+                f"must be a number from {minimum:g} to {maximum:g}, got {text!r}"
+            )
         return value
+
     parse.__name__ = "number"
     return parse
 

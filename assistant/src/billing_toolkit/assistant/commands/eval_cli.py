@@ -54,19 +54,32 @@ from billing_toolkit.assistant.understanding.report import measure
 
 def register(subparsers: Any) -> None:
     evaluation = subparsers.add_parser(
-        "eval", help="run the scenario suite and the narration-fault injection")
-    evaluation.add_argument("--scenarios", type=Path, default=SCENARIOS,
-                            help="scenario file (default: the shipped suite)")
+        "eval", help="run the scenario suite and the narration-fault injection"
+    )
+    evaluation.add_argument(
+        "--scenarios",
+        type=Path,
+        default=SCENARIOS,
+        help="scenario file (default: the shipped suite)",
+    )
     evaluation.add_argument("--tenant", default="fibranet", help="tenant (default fibranet)")
-    evaluation.add_argument("--narrator", choices=NARRATORS, default="template",
-                            help="narrator of the clean run (faults always wrap the template)")
-    evaluation.add_argument("--no-faults", action="store_true",
-                            help="skip the narration-fault injection run")
+    evaluation.add_argument(
+        "--narrator",
+        choices=NARRATORS,
+        default="template",
+        help="narrator of the clean run (faults always wrap the template)",
+    )
+    evaluation.add_argument(
+        "--no-faults", action="store_true", help="skip the narration-fault injection run"
+    )
     evaluation.add_argument("--json", action="store_true", help="print the figures as JSON")
     evaluation.add_argument(
-        "--intent-model", choices=INTENT_MODELS, default=None,
+        "--intent-model",
+        choices=INTENT_MODELS,
+        default=None,
         help="trained intent model the pipeline runs (default: $ASSISTANT_INTENT_MODEL, else "
-             "the one the held-out figures chose); every installed model is measured anyway")
+        "the one the held-out figures chose); every installed model is measured anyway",
+    )
     add_simulator_options(evaluation)
     evaluation.set_defaults(handler=guarded(_evaluate))
 
@@ -81,17 +94,31 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
     with local_simulator_of(args) as simulator:
         tenant = simulator.tenant(args.tenant)
         config = replace(_config(args), base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
-        with httpx.Client(transport=simulator.transport, base_url=LOCAL_BASE_URL,
-                          headers={"Authorization": f"Bearer {tenant['api_key']}"}) as http, \
-                open_retriever_for(config) as retriever:
+        with (
+            httpx.Client(
+                transport=simulator.transport,
+                base_url=LOCAL_BASE_URL,
+                headers={"Authorization": f"Bearer {tenant['api_key']}"},
+            ) as http,
+            open_retriever_for(config) as retriever,
+        ):
 
             def open_for(chosen: Narrator, shared: Retriever) -> Assistant:
-                return open_assistant(config, transport=simulator.transport, retriever=shared,
-                                      narrator=chosen, client_options={"sleep": _no_sleep})
+                return open_assistant(
+                    config,
+                    transport=simulator.transport,
+                    retriever=shared,
+                    narrator=chosen,
+                    client_options={"sleep": _no_sleep},
+                )
 
-            runner = SuiteRunner(DatasetRoles(tenant, SystemOfRecord(http)), open_for,
-                                 simulator.control.faults, retriever,
-                                 load_operator_profile().quotable_identifiers)
+            runner = SuiteRunner(
+                DatasetRoles(tenant, SystemOfRecord(http)),
+                open_for,
+                simulator.control.faults,
+                retriever,
+                load_operator_profile().quotable_identifiers,
+            )
             resolved = runner.resolve(scenarios)
             report = runner.run(resolved, narrator)
             faults = [] if args.no_faults else runner.run_faults(resolved, tuple(NarrationFault))
@@ -114,11 +141,18 @@ def _evaluate(args: argparse.Namespace) -> int:
     running = dict(reports)[config.chosen_intent_model]
     summary["intents"] = running.to_dict()
     summary["intent_models"] = [
-        {"model": name, "classifier": report.classifier, "accuracy": report.accuracy,
-         "accuracy_by_language": report.accuracy_by_language,
-         "rows_by_language": report.rows_by_language, "person_recall": report.person_recall,
-         "false_handover_rate": report.false_handover_rate,
-         "keeps_person_bar": report.keeps_person_bar} for name, report in reports]
+        {
+            "model": name,
+            "classifier": report.classifier,
+            "accuracy": report.accuracy,
+            "accuracy_by_language": report.accuracy_by_language,
+            "rows_by_language": report.rows_by_language,
+            "person_recall": report.person_recall,
+            "false_handover_rate": report.false_handover_rate,
+            "keeps_person_bar": report.keeps_person_bar,
+        }
+        for name, report in reports
+    ]
     summary["intent_model_by_figures"] = choose_model(reports)
     summary["intent_model_running"] = config.chosen_intent_model
     summary["passed"] = summary["passed"] and running.keeps_person_bar

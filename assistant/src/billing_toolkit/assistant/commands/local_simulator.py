@@ -37,14 +37,17 @@ class LocalSimulator:
         """One tenant's entry of `info()`; ValueError naming the known ones otherwise."""
         tenants = {t["tenant_id"]: t for t in self.info()["tenants"]}
         if tenant_id not in tenants:
-            raise ValueError(f"the simulator has no tenant {tenant_id!r}: "
-                             f"expected one of {', '.join(sorted(tenants))}")
+            raise ValueError(
+                f"the simulator has no tenant {tenant_id!r}: "
+                f"expected one of {', '.join(sorted(tenants))}"
+            )
         return dict(tenants[tenant_id])
 
 
 @contextmanager
-def start_local_simulator(seed: int = 42,
-                          customers_per_tenant: int | None = None) -> Iterator[LocalSimulator]:
+def start_local_simulator(
+    seed: int = 42, customers_per_tenant: int | None = None
+) -> Iterator[LocalSimulator]:
     """Generate the dataset of `seed` and serve it in-process (a few seconds for 300 customers
     per tenant) until the `with` block ends. Raises ValueError for a bad seed or size."""
     from billing_toolkit.simulator import (  # CLI convenience only

@@ -60,36 +60,60 @@ class CommandError(Exception):
 
 def add_simulator_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("in-process simulator (used when no billing URL is set)")
-    group.add_argument("--seed", type=whole(0, MAX_SEED), default=42,
-                       help="dataset seed (default 42)")
-    group.add_argument("--customers", type=whole(1, MAX_CUSTOMERS), default=None,
-                       help=f"customers per tenant, 1-{MAX_CUSTOMERS} (default: the "
-                            "simulator's, 300)")
+    group.add_argument(
+        "--seed", type=whole(0, MAX_SEED), default=42, help="dataset seed (default 42)"
+    )
+    group.add_argument(
+        "--customers",
+        type=whole(1, MAX_CUSTOMERS),
+        default=None,
+        help=f"customers per tenant, 1-{MAX_CUSTOMERS} (default: the simulator's, 300)",
+    )
 
 
 def add_connection_options(parser: argparse.ArgumentParser) -> None:
     """Billing API, tenant, stores and narrator."""
     group = parser.add_argument_group("billing API and assistant")
-    group.add_argument("--base-url", default=os.environ.get(ENV_BASE_URL),
-                       help=f"billing API URL (default ${ENV_BASE_URL}; unset: in-process "
-                            "simulator)")
+    group.add_argument(
+        "--base-url",
+        default=os.environ.get(ENV_BASE_URL),
+        help=f"billing API URL (default ${ENV_BASE_URL}; unset: in-process simulator)",
+    )
     group.add_argument("--api-key", default=None, help=f"billing API key (default ${ENV_API_KEY})")
-    group.add_argument("--tenant", default=os.environ.get(ENV_TENANT) or DEFAULT_TENANT,
-                       help="tenant the conversations belong to (default fibranet)")
-    group.add_argument("--kb-dsn", default=None,
-                       help=f"knowledge-base store (default ${ENV_KB_DSN}, else SQLite in memory)")
-    group.add_argument("--store-dsn", default=None,
-                       help=f"conversation store (default ${ENV_STORE_DSN}, else SQLite in memory)")
-    group.add_argument("--narrator", choices=NARRATORS, default=os.environ.get(ENV_NARRATOR),
-                       help="template (default) or openai (configured by ASSISTANT_LLM_*)")
+    group.add_argument(
+        "--tenant",
+        default=os.environ.get(ENV_TENANT) or DEFAULT_TENANT,
+        help="tenant the conversations belong to (default fibranet)",
+    )
+    group.add_argument(
+        "--kb-dsn",
+        default=None,
+        help=f"knowledge-base store (default ${ENV_KB_DSN}, else SQLite in memory)",
+    )
+    group.add_argument(
+        "--store-dsn",
+        default=None,
+        help=f"conversation store (default ${ENV_STORE_DSN}, else SQLite in memory)",
+    )
+    group.add_argument(
+        "--narrator",
+        choices=NARRATORS,
+        default=os.environ.get(ENV_NARRATOR),
+        help="template (default) or openai (configured by ASSISTANT_LLM_*)",
+    )
     add_simulator_options(parser)
 
 
 def config_of(args: argparse.Namespace, **overrides: object) -> AssistantConfig:
     """The flags over the environment; `overrides` over both."""
     flags: dict[str, object] = {
-        "tenant": args.tenant, "base_url": args.base_url, "api_key": args.api_key,
-        "kb_dsn": args.kb_dsn, "store_dsn": args.store_dsn, "narrator": args.narrator}
+        "tenant": args.tenant,
+        "base_url": args.base_url,
+        "api_key": args.api_key,
+        "kb_dsn": args.kb_dsn,
+        "store_dsn": args.store_dsn,
+        "narrator": args.narrator,
+    }
     return AssistantConfig.from_env(**(flags | overrides))
 
 
@@ -130,21 +154,26 @@ def check_billing_api(base_url: str | None, api_key: str | None) -> None:
         try:
             client.list_plans()
         except tuple(CONFIGURATION_FAILURES) as error:
-            meaning = next(text for kind, text in CONFIGURATION_FAILURES.items()
-                           if isinstance(error, kind))
-            raise CommandError(f"the billing API at {client.base_url} "
-                               + meaning.format(key=ENV_API_KEY, url=ENV_BASE_URL)
-                               + f": {error}") from error
+            meaning = next(
+                text for kind, text in CONFIGURATION_FAILURES.items() if isinstance(error, kind)
+            )
+            raise CommandError(
+                f"the billing API at {client.base_url} "
+                + meaning.format(key=ENV_API_KEY, url=ENV_BASE_URL)
+                + f": {error}"
+            ) from error
         except BillingError:
             return  # an outage: the turn reports it and hands over
 
 
 def guarded(handler: Handler) -> Handler:
     """Turn every configuration or input problem into one line on stderr, never a traceback."""
+
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except (CommandError, ValueError, OperatorProfileError, RetrievalError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return USAGE_ERROR
+
     return run

@@ -39,7 +39,8 @@ def register(subparsers: Any) -> None:
     ask.set_defaults(handler=guarded(_ask))
 
     chat = subparsers.add_parser(
-        "chat", help=f"talk to the assistant line by line ({QUIT} or end of input to leave)")
+        "chat", help=f"talk to the assistant line by line ({QUIT} or end of input to leave)"
+    )
     chat.add_argument("--phone", required=True, help="subscriber's phone, e.g. +584121234567")
     add_connection_options(chat)
     chat.set_defaults(handler=guarded(_chat))
@@ -71,8 +72,10 @@ def _console() -> Console:
 
 
 def _print_result(result: TurnResult, console: Console) -> None:
-    console.print(f"[bold]action:[/bold] {result.action.value}"
-                  + (f"  [bold]reason:[/bold] {result.reason.value}" if result.reason else ""))
+    console.print(
+        f"[bold]action:[/bold] {result.action.value}"
+        + (f"  [bold]reason:[/bold] {result.reason.value}" if result.reason else "")
+    )
     if result.reply:
         console.print(result.reply, markup=False, highlight=False)
     if result.agent_summary:
@@ -84,8 +87,11 @@ def _print_result(result: TurnResult, console: Console) -> None:
         console.print("[bold]citations:[/bold] " + ", ".join(result.citations))
     table = Table("stage", "decision", "detail", title="trace")
     for record in result.trace:
-        table.add_row(record.stage, record.decision,
-                      json.dumps(dict(record.detail), ensure_ascii=False, default=str))
+        table.add_row(
+            record.stage,
+            record.decision,
+            json.dumps(dict(record.detail), ensure_ascii=False, default=str),
+        )
     console.print(table)
 
 
@@ -98,8 +104,10 @@ def _chat(args: argparse.Namespace) -> int:
 def converse(pipeline: AssistantPipeline, phone: str, lines: TextIO, out: TextIO) -> int:
     """The chat loop: one turn per line; `/release` plays the agent handing the chat back."""
     interactive = lines.isatty()
-    out.write(f"chatting as {phone}; {QUIT} to leave, {RELEASE} to hand an escalated chat "
-              "back to the bot\n")
+    out.write(
+        f"chatting as {phone}; {QUIT} to leave, {RELEASE} to hand an escalated chat "
+        "back to the bot\n"
+    )
     while True:
         if interactive:
             out.write("> ")

@@ -68,7 +68,8 @@ class DatasetRoles:
         for number in range(sequence, sequence + DISCOUNT_PROBE):
             invoice = self.record.invoice(f"INV-{year}-{number:06d}")
             if invoice is not None and any(
-                    Decimal(line["amount"]) < 0 for line in invoice["line_items"]):
+                Decimal(line["amount"]) < 0 for line in invoice["line_items"]
+            ):
                 return invoice
         raise ScenarioError(f"no invoice with a discount among the {DISCOUNT_PROBE} after {start}")
 
@@ -111,6 +112,7 @@ class DatasetRoles:
 
     def placeholders(self, subject: CustomerRecord | None) -> dict[str, Callable[[], str]]:
         """Each placeholder's value, computed only when a message uses it."""
+
         def need() -> CustomerRecord:
             if subject is None:
                 raise ScenarioError("this placeholder needs a customer (set `verifies_as`)")
@@ -149,18 +151,21 @@ class DatasetRoles:
             "invoice_discounted": lambda: str(self.discounted_invoice["invoice_number"]),
             "near_first": lambda: self._pair("transposition")["first"],
             "near_transposed": lambda: self._foreign_invoice(
-                need(), self._pair("transposition")["second"]),
+                need(), self._pair("transposition")["second"]
+            ),
             "near_one_digit": lambda: self._foreign_invoice(
-                need(), self._pair("one_digit")["second"]),
+                need(), self._pair("one_digit")["second"]
+            ),
             "invoice_other_customer": lambda: str(
-                self._other_customer(need()).invoices_by_issue()[-1]["invoice_number"]),
+                self._other_customer(need()).invoices_by_issue()[-1]["invoice_number"]
+            ),
             "invoice_other_tenant": lambda: self._foreign_invoice(
-                need(), str(self.info["other_tenant_invoice"])),
+                need(), str(self.info["other_tenant_invoice"])
+            ),
             "invoice_unknown": lambda: self._missing_invoice(need()),
             "account_other": lambda: self._other_customer(need()).account_number,
             "account_unknown": account_unknown,
-            "national_id_other": lambda: str(
-                self._other_customer(need()).customer["national_id"]),
+            "national_id_other": lambda: str(self._other_customer(need()).customer["national_id"]),
         }
 
     def resolve(self, scenario: Scenario) -> ResolvedScenario:

@@ -59,15 +59,19 @@ Span = tuple[int, int]
 
 
 def _evidence(request: NarrationRequest) -> list[str]:
-    return [*(r.evidence_text for r in request.tool_results if r.evidence_text),
-            *(c.text for c in request.chunks)]
+    return [
+        *(r.evidence_text for r in request.tool_results if r.evidence_text),
+        *(c.text for c in request.chunks),
+    ]
 
 
 def _absent(candidate: str, evidence: Sequence[str]) -> bool:
     """Neither the candidate nor its `.`/`,`-swapped form is a whole token of the evidence."""
     swapped = candidate.translate(str.maketrans(".,", ",."))
-    patterns = [re.compile(r"(?<![\d.,])(?<![^0-9A-Za-z]-)" + re.escape(form) + r"(?!\d|[.,]\d)")
-                for form in (candidate, swapped)]
+    patterns = [
+        re.compile(r"(?<![\d.,])(?<![^0-9A-Za-z]-)" + re.escape(form) + r"(?!\d|[.,]\d)")
+        for form in (candidate, swapped)
+    ]
     return not any(p.search(" " + text) for p in patterns for text in evidence)
 
 
@@ -81,8 +85,12 @@ def _outside_dates(reply: str) -> Callable[[int], bool]:
     return lambda at: not any(start <= at < end for start, end in dates)
 
 
-def _first(reply: str, tokens: Iterable[Span], corrupt: Callable[[str], str | None],
-           evidence: Sequence[str]) -> Change | None:
+def _first(
+    reply: str,
+    tokens: Iterable[Span],
+    corrupt: Callable[[str], str | None],
+    evidence: Sequence[str],
+) -> Change | None:
     """Corrupt the first token (outside dates) whose corruption is a real change."""
     outside = _outside_dates(reply)
     for token_start, token_end in tokens:
@@ -110,8 +118,8 @@ def _dropped_minus(reply: str, evidence: Sequence[str]) -> Change | None:
     for amount in find_amounts(reply):
         if amount.dash is None or amount.ambiguous or not outside(amount.dash):
             continue
-        if _absent(reply[amount.start:amount.end], evidence):
-            return _replace(reply, amount.dash, amount.end, reply[amount.dash + 1:amount.end])
+        if _absent(reply[amount.start : amount.end], evidence):
+            return _replace(reply, amount.dash, amount.end, reply[amount.dash + 1 : amount.end])
     return None
 
 
@@ -158,19 +166,23 @@ def _changed_date(reply: str, evidence: Sequence[str]) -> Change | None:
 _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Sequence[str]], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
-        reply, _digit_runs(reply), _transpose, ev),
+        reply, _digit_runs(reply), _transpose, ev
+    ),
     NarrationFault.NEIGHBOURING_INVOICE: _neighbouring_invoice,
     NarrationFault.CHANGED_DATE: _changed_date,
     NarrationFault.DROPPED_MINUS: _dropped_minus,
 }
 
 
-def corrupt(narration: Narration, fault: NarrationFault,
-            request: NarrationRequest) -> tuple[Narration, Injection]:
+def corrupt(
+    narration: Narration, fault: NarrationFault, request: NarrationRequest
+) -> tuple[Narration, Injection]:
     """Apply one fault to a narration, if the reply offers something to corrupt."""
     if fault is NarrationFault.INVENTED_CITATION:
-        return (Narration(narration.reply, (*narration.used_chunk_ids, _INVENTED_CHUNK_ID)),
-                Injection(fault, None, _INVENTED_CHUNK_ID))
+        return (
+            Narration(narration.reply, (*narration.used_chunk_ids, _INVENTED_CHUNK_ID)),
+            Injection(fault, None, _INVENTED_CHUNK_ID),
+        )
     changed = _TEXT_FAULTS[fault](narration.reply, _evidence(request))
     if changed is None:
         return narration, Injection(fault, None, None)
@@ -187,6 +199,5 @@ class FaultyNarrator:
         self.last_injection: Injection | None = None
 
     def narrate(self, request: NarrationRequest) -> Narration:
-        narration, self.last_injection = corrupt(self._inner.narrate(request), self.fault,
-                                                 request)
+        narration, self.last_injection = corrupt(self._inner.narrate(request), self.fault, request)
         return narration

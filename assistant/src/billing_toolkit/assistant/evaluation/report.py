@@ -41,23 +41,36 @@ def summarize(report: EvaluationReport) -> dict[str, Any]:
         "verified_wrong": len(report.verified_wrong),
         "verified_wrong_details": [
             {"scenario": t.scenario_id, "wrong": list(t.wrong), "reply": t.result.reply}
-            for t in report.verified_wrong],
-        "escalation_rate": {reason.value: _rate(reasons.get(reason, 0), len(turns))
-                            for reason in EscalationReason},
+            for t in report.verified_wrong
+        ],
+        "escalation_rate": {
+            reason.value: _rate(reasons.get(reason, 0), len(turns)) for reason in EscalationReason
+        },
         "escalations": {reason.value: reasons.get(reason, 0) for reason in EscalationReason},
         "identifier_hit_at_1": _rate(sum(bool(t.identifier_hit) for t in found), len(found)),
         "identifier_found_turns": len(found),
-        "wrong_identifier_rate": _rate(sum(bool(t.wrong_identifier) for t in identifier_turns),
-                                       len(identifier_turns)),
+        "wrong_identifier_rate": _rate(
+            sum(bool(t.wrong_identifier) for t in identifier_turns), len(identifier_turns)
+        ),
         "identifier_turns": len(identifier_turns),
-        "latency_ms": {"p50": _percentile(latencies, 0.50), "p95": _percentile(latencies, 0.95),
-                       "mean": statistics.fmean(latencies) if latencies else 0.0},
+        "latency_ms": {
+            "p50": _percentile(latencies, 0.50),
+            "p95": _percentile(latencies, 0.95),
+            "mean": statistics.fmean(latencies) if latencies else 0.0,
+        },
         "expectation_failures": [
             {"scenario": t.scenario_id, "message": t.message, "failures": list(t.failures)}
-            for t in report.expectation_failures],
+            for t in report.expectation_failures
+        ],
         "narration_faults": [
-            {"fault": f.fault.value, "injected": f.injected, "caught": f.caught,
-             "slipped": list(f.slipped)} for f in report.faults],
+            {
+                "fault": f.fault.value,
+                "injected": f.injected,
+                "caught": f.caught,
+                "slipped": list(f.slipped),
+            }
+            for f in report.faults
+        ],
         "passed": report.passed,
     }
 
@@ -68,10 +81,14 @@ def render(summary: dict[str, Any], console: Console) -> None:
     headline.add_column("value", justify="right")
     headline.add_row("conversations / turns", f"{summary['conversations']} / {summary['turns']}")
     headline.add_row("verified-wrong answers (must be 0)", str(summary["verified_wrong"]))
-    headline.add_row("exact-identifier Hit@1",
-                     f"{summary['identifier_hit_at_1']:.1%} of {summary['identifier_found_turns']}")
-    headline.add_row("wrong-identifier rate",
-                     f"{summary['wrong_identifier_rate']:.1%} of {summary['identifier_turns']}")
+    headline.add_row(
+        "exact-identifier Hit@1",
+        f"{summary['identifier_hit_at_1']:.1%} of {summary['identifier_found_turns']}",
+    )
+    headline.add_row(
+        "wrong-identifier rate",
+        f"{summary['wrong_identifier_rate']:.1%} of {summary['identifier_turns']}",
+    )
     latency = summary["latency_ms"]
     headline.add_row("turn latency p50 / p95", f"{latency['p50']:.1f} ms / {latency['p95']:.1f} ms")
     headline.add_row("expectation failures", str(len(summary["expectation_failures"])))
@@ -89,43 +106,74 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for column in ("fault", "injected", "caught", "slipped"):
         faults.add_column(column, justify="left" if column == "fault" else "right")
     for fault in summary["narration_faults"]:
-        faults.add_row(fault["fault"], str(fault["injected"]), str(fault["caught"]),
-                       str(len(fault["slipped"])))
+        faults.add_row(
+            fault["fault"], str(fault["injected"]), str(fault["caught"]), str(len(fault["slipped"]))
+        )
     console.print(faults)
 
     models = summary.get("intent_models")
     if models:
-        comparison = Table(title=(
-            "intent models on the held-out templates (chosen by these figures: "
-            f"{summary['intent_model_by_figures']}; running: {summary['intent_model_running']})"))
-        for column in ("model", "accuracy", "Spanish", "English", "person recall",
-                       "false hand-overs"):
+        comparison = Table(
+            title=(
+                "intent models on the held-out templates (chosen by these figures: "
+                f"{summary['intent_model_by_figures']}; running: {summary['intent_model_running']})"
+            )
+        )
+        for column in (
+            "model",
+            "accuracy",
+            "Spanish",
+            "English",
+            "person recall",
+            "false hand-overs",
+        ):
             comparison.add_column(column, justify="left" if column == "model" else "right")
         for model in models:
             by_language, rows = model["accuracy_by_language"], model["rows_by_language"]
             comparison.add_row(
-                model["model"], f"{model['accuracy']:.1%}",
-                f"{by_language['es']:.1%} of {rows['es']}", f"{by_language['en']:.1%} of {rows['en']}",
-                f"{model['person_recall']:.1%}", f"{model['false_handover_rate']:.1%}")
+                model["model"],
+                f"{model['accuracy']:.1%}",
+                f"{by_language['es']:.1%} of {rows['es']}",
+                f"{by_language['en']:.1%} of {rows['en']}",
+                f"{model['person_recall']:.1%}",
+                f"{model['false_handover_rate']:.1%}",
+            )
         console.print(comparison)
     intents = summary.get("intents")
     if intents:
-        table = Table(title=(f"intent report, held-out templates ({intents['classifier']}, "
-                             f"{intents['test_rows']} rows, accuracy {intents['accuracy']:.1%})"))
+        table = Table(
+            title=(
+                f"intent report, held-out templates ({intents['classifier']}, "
+                f"{intents['test_rows']} rows, accuracy {intents['accuracy']:.1%})"
+            )
+        )
         for column in ("intent", "precision", "recall", "support"):
             table.add_column(column, justify="left" if column == "intent" else "right")
         for label, figures in intents["per_intent"].items():
-            table.add_row(label, f"{figures['precision']:.1%}", f"{figures['recall']:.1%}",
-                          str(figures["support"]))
+            table.add_row(
+                label,
+                f"{figures['precision']:.1%}",
+                f"{figures['recall']:.1%}",
+                str(figures["support"]),
+            )
         console.print(table)
-        console.print(f"person request: recall {intents['person_recall']:.1%}, false hand-overs "
-                      f"on clean questions {intents['false_handover_rate']:.1%}", highlight=False)
+        console.print(
+            f"person request: recall {intents['person_recall']:.1%}, false hand-overs "
+            f"on clean questions {intents['false_handover_rate']:.1%}",
+            highlight=False,
+        )
     for item in summary["verified_wrong_details"]:
-        console.print(f"[red]verified-wrong[/red] {item['scenario']}: {item['wrong']}",
-                      markup=True, highlight=False)
+        console.print(
+            f"[red]verified-wrong[/red] {item['scenario']}: {item['wrong']}",
+            markup=True,
+            highlight=False,
+        )
     for item in summary["expectation_failures"]:
-        console.print(f"[yellow]expectation[/yellow] {item['scenario']} ({item['message']!r}): "
-                      + "; ".join(item["failures"]), highlight=False)
+        console.print(
+            f"[yellow]expectation[/yellow] {item['scenario']} ({item['message']!r}): "
+            + "; ".join(item["failures"]),
+            highlight=False,
+        )
     for fault in summary["narration_faults"]:
         for slip in fault["slipped"]:
             console.print(f"[red]slipped {fault['fault']}[/red] {slip}", highlight=False)

@@ -98,8 +98,7 @@ class EvaluationReport:
 
     @property
     def passed(self) -> bool:
-        return not self.verified_wrong and not self.faults_slipped \
-            and not self.expectation_failures
+        return not self.verified_wrong and not self.faults_slipped and not self.expectation_failures
 
 
 def _asked(message: str) -> Identifier | None:
@@ -107,8 +106,9 @@ def _asked(message: str) -> Identifier | None:
     return found[0] if found else None
 
 
-def _identifier_checks(turn: ExpectedTurn, message: str,
-                       reply: str) -> tuple[bool | None, bool | None, list[str]]:
+def _identifier_checks(
+    turn: ExpectedTurn, message: str, reply: str
+) -> tuple[bool | None, bool | None, list[str]]:
     asked = _asked(message)
     if turn.identifier is None or asked is None:
         return None, None, ([f"no identifier in {message!r}"] if turn.identifier else [])
@@ -138,9 +138,15 @@ def _expectation_failures(turn: ExpectedTurn, result: TurnResult) -> list[str]:
 
 
 class SuiteRunner:
-    def __init__(self, roles: DatasetRoles, open_assistant: OpenAssistant, faults: FaultSwitch,
-                 retriever: Retriever, quotable_identifiers: Sequence[str],
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self,
+        roles: DatasetRoles,
+        open_assistant: OpenAssistant,
+        faults: FaultSwitch,
+        retriever: Retriever,
+        quotable_identifiers: Sequence[str],
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.roles = roles
         self._open = open_assistant
         self._faults = faults
@@ -151,19 +157,24 @@ class SuiteRunner:
     def resolve(self, scenarios: Sequence[Scenario]) -> list[ResolvedScenario]:
         return [self.roles.resolve(s) for s in scenarios]
 
-    def run(self, scenarios: Sequence[ResolvedScenario],
-            narrator: Narrator | None = None) -> EvaluationReport:
+    def run(
+        self, scenarios: Sequence[ResolvedScenario], narrator: Narrator | None = None
+    ) -> EvaluationReport:
         """The clean run: expectations, verified-wrong, identifiers and latency."""
         turns: list[TurnOutcome] = []
         for scenario in scenarios:
             facts = record_facts(scenario.subject) | self._published
-            for turn, message, result, latency in self._converse(scenario,
-                                                                 narrator or TemplateNarrator()):
+            for turn, message, result, latency in self._converse(
+                scenario, narrator or TemplateNarrator()
+            ):
                 turns.append(self._judge(scenario, turn, message, result, latency, facts))
         return EvaluationReport(len(scenarios), tuple(turns))
 
-    def run_faults(self, scenarios: Sequence[ResolvedScenario],
-                   kinds: Sequence[NarrationFault] = tuple(NarrationFault)) -> list[FaultOutcome]:
+    def run_faults(
+        self,
+        scenarios: Sequence[ResolvedScenario],
+        kinds: Sequence[NarrationFault] = tuple(NarrationFault),
+    ) -> list[FaultOutcome]:
         """Every conversation again per fault kind, the template narrator's replies corrupted."""
         outcomes = []
         for kind in kinds:
@@ -178,13 +189,16 @@ class SuiteRunner:
                     if result.reason is EscalationReason.UNGROUNDED_OUTPUT:
                         caught += 1
                     else:
-                        slipped.append(f"{scenario.scenario.id}#{index + 1}: "
-                                       f"{injection.original} → {injection.corrupted}")
+                        slipped.append(
+                            f"{scenario.scenario.id}#{index + 1}: "
+                            f"{injection.original} → {injection.corrupted}"
+                        )
             outcomes.append(FaultOutcome(kind, injected, caught, tuple(slipped)))
         return outcomes
 
-    def _converse(self, scenario: ResolvedScenario, narrator: Narrator
-                  ) -> Iterator[tuple[ExpectedTurn, str, TurnResult, float]]:
+    def _converse(
+        self, scenario: ResolvedScenario, narrator: Narrator
+    ) -> Iterator[tuple[ExpectedTurn, str, TurnResult, float]]:
         """One conversation on a fresh assistant (fresh breaker, fresh conversation store),
         yielding after each turn — a faulty narrator's `last_injection` is that turn's."""
         with self._open(narrator, self._chunks) as assistant:
@@ -202,13 +216,29 @@ class SuiteRunner:
                 if fault is not None:
                     self._faults.clear()
 
-    def _judge(self, scenario: ResolvedScenario, turn: ExpectedTurn, message: str,
-               result: TurnResult, latency: float, facts: Facts) -> TurnOutcome:
+    def _judge(
+        self,
+        scenario: ResolvedScenario,
+        turn: ExpectedTurn,
+        message: str,
+        result: TurnResult,
+        latency: float,
+        facts: Facts,
+    ) -> TurnOutcome:
         reply = result.reply or ""
-        cited = text_facts([self._chunks.texts[c] for c in result.citations
-                            if c in self._chunks.texts])
+        cited = text_facts(
+            [self._chunks.texts[c] for c in result.citations if c in self._chunks.texts]
+        )
         wrong = wrong_items(reply, facts | cited, message) if reply else []
         hit, wrong_id, id_failures = _identifier_checks(turn, message, reply)
-        return TurnOutcome(scenario.scenario.id, turn, message, result, latency, tuple(wrong),
-                           tuple(_expectation_failures(turn, result) + id_failures),
-                           hit, wrong_id)
+        return TurnOutcome(
+            scenario.scenario.id,
+            turn,
+            message,
+            result,
+            latency,
+            tuple(wrong),
+            tuple(_expectation_failures(turn, result) + id_failures),
+            hit,
+            wrong_id,
+        )

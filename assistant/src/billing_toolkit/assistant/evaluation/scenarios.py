@@ -67,15 +67,24 @@ def _turn(raw: Any, where: str) -> ExpectedTurn:
     try:
         action = Action(expect[0])
         reason = EscalationReason(expect[1]) if len(expect) > 1 else None
-        identifier = (IdentifierExpectation(raw["identifier"])
-                      if raw.get("identifier") is not None else None)
+        identifier = (
+            IdentifierExpectation(raw["identifier"]) if raw.get("identifier") is not None else None
+        )
     except (IndexError, ValueError) as exc:
-        raise ScenarioError(f"{where}: bad expectation ({exc}); use `reply`, `silent` or "
-                            "`escalate REASON`, and identifier found|not_found") from exc
+        raise ScenarioError(
+            f"{where}: bad expectation ({exc}); use `reply`, `silent` or "
+            "`escalate REASON`, and identifier found|not_found"
+        ) from exc
     if (action is Action.ESCALATE) != (reason is not None):
         raise ScenarioError(f"{where}: `escalate` needs a reason, and only it takes one")
-    return ExpectedTurn(raw["say"], action, reason, identifier, bool(raw.get("cites", False)),
-                        _intents(raw.get("intent"), where))
+    return ExpectedTurn(
+        raw["say"],
+        action,
+        reason,
+        identifier,
+        bool(raw.get("cites", False)),
+        _intents(raw.get("intent"), where),
+    )
 
 
 def _intents(raw: Any, where: str) -> tuple[str, ...]:
@@ -84,8 +93,10 @@ def _intents(raw: Any, where: str) -> tuple[str, ...]:
     names = tuple(str(raw).split("+"))
     unknown = [name for name in names if name not in {intent.value for intent in Intent}]
     if not isinstance(raw, str) or unknown:
-        raise ScenarioError(f"{where}: `intent` must be routes joined by +, one of "
-                            f"{', '.join(i.value for i in Intent)}; got {raw!r}")
+        raise ScenarioError(
+            f"{where}: `intent` must be routes joined by +, one of "
+            f"{', '.join(i.value for i in Intent)}; got {raw!r}"
+        )
     return names
 
 
@@ -100,9 +111,13 @@ def _scenario(raw: Any, index: int) -> Scenario:
     fault = raw.get("fault")
     if fault is not None and (not isinstance(fault, dict) or "kind" not in fault):
         raise ScenarioError(f"{where}: `fault` must be a rule with a `kind`")
-    return Scenario(raw["id"], raw["customer"],
-                    tuple(_turn(t, f"{where} turn {n + 1}") for n, t in enumerate(turns)),
-                    raw.get("verifies_as"), fault)
+    return Scenario(
+        raw["id"],
+        raw["customer"],
+        tuple(_turn(t, f"{where} turn {n + 1}") for n, t in enumerate(turns)),
+        raw.get("verifies_as"),
+        fault,
+    )
 
 
 def load_scenarios(path: Path = SCENARIOS) -> list[Scenario]:

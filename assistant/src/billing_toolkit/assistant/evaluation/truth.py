@@ -46,8 +46,11 @@ class Facts:
     dates: frozenset[date]
 
     def __or__(self, other: Facts) -> Facts:
-        return Facts(self.identifiers | other.identifiers, self.amounts | other.amounts,
-                     self.dates | other.dates)
+        return Facts(
+            self.identifiers | other.identifiers,
+            self.amounts | other.amounts,
+            self.dates | other.dates,
+        )
 
 
 NO_FACTS = Facts(frozenset(), frozenset(), frozenset())
@@ -66,6 +69,7 @@ def _leaves(value: Any) -> Iterator[str]:
 
 def _invoice_differences(record: CustomerRecord) -> set[Decimal]:
     """What `bill_change` may state: each invoice against the one before it."""
+
     def by_kind(invoice: dict[str, Any]) -> dict[str, Decimal]:
         sums: dict[str, Decimal] = {}
         for line in invoice["line_items"]:
@@ -77,8 +81,10 @@ def _invoice_differences(record: CustomerRecord) -> set[Decimal]:
     for previous, latest in itertools.pairwise(ordered):
         differences.add(Decimal(latest["total"]) - Decimal(previous["total"]))
         before, after = by_kind(previous), by_kind(latest)
-        differences |= {after.get(k, Decimal(0)) - before.get(k, Decimal(0))
-                        for k in before.keys() | after.keys()}
+        differences |= {
+            after.get(k, Decimal(0)) - before.get(k, Decimal(0))
+            for k in before.keys() | after.keys()
+        }
     return differences
 
 
@@ -86,22 +92,37 @@ def record_facts(record: CustomerRecord | None) -> Facts:
     """Every identifier, money value and date in the customer's record."""
     if record is None:
         return NO_FACTS
-    leaves = list(_leaves([record.customer, record.balance, record.subscription,
-                           list(record.invoices), list(record.payments)]))
+    leaves = list(
+        _leaves(
+            [
+                record.customer,
+                record.balance,
+                record.subscription,
+                list(record.invoices),
+                list(record.payments),
+            ]
+        )
+    )
     identifiers = {i.key for leaf in leaves for i in find_identifiers(leaf)}
     amounts = {value for leaf in leaves if (value := wire_amount(leaf)) is not None}
-    dates = {date(int(m[1]), int(m[2]), int(m[3]))
-             for leaf in leaves if (m := _ISO_DATE.match(leaf))}
-    return Facts(frozenset(identifiers), frozenset(amounts | _invoice_differences(record)),
-                 frozenset(dates))
+    dates = {
+        date(int(m[1]), int(m[2]), int(m[3])) for leaf in leaves if (m := _ISO_DATE.match(leaf))
+    }
+    return Facts(
+        frozenset(identifiers), frozenset(amounts | _invoice_differences(record)), frozenset(dates)
+    )
 
 
-def _amounts(text: str, identifiers: Sequence[Identifier],
-             dates: Sequence[DateMention]) -> list[AmountMention]:
+def _amounts(
+    text: str, identifiers: Sequence[Identifier], dates: Sequence[DateMention]
+) -> list[AmountMention]:
     """The amounts of `text` outside its identifiers and dates (each judged as what it is)."""
     keys = [(i.start, i.end) for i in identifiers] + [(d.start, d.end) for d in dates]
-    return [a for a in find_amounts(text)
-            if not any(start < a.end and a.start < end for start, end in keys)]
+    return [
+        a
+        for a in find_amounts(text)
+        if not any(start < a.end and a.start < end for start, end in keys)
+    ]
 
 
 def text_facts(texts: Sequence[str]) -> Facts:

@@ -67,7 +67,8 @@ from billing_toolkit.assistant.text.language import Language
 _MIN_IDENTIFIER_DIGITS = 7
 _CURRENCY = r"(?:US\$|USD|VES|Bs\.?|\$)"
 _WHOLE_AMOUNT = re.compile(
-    rf"(?<![\w-]){_CURRENCY}[ \t]?(\d+)(?![\d.,]*\d)|(?<![\d.,-])(\d+)[ \t]?(?:USD|VES|Bs\b)")
+    rf"(?<![\w-]){_CURRENCY}[ \t]?(\d+)(?![\d.,]*\d)|(?<![\d.,-])(\d+)[ \t]?(?:USD|VES|Bs\b)"
+)
 """A whole amount beside its currency: `USD 45`, `$45`, `45 USD` (no sign, no decimals)."""
 _SPACED_IDENTIFIER = re.compile(r"(?<![\w.,+-])\+?\d[\d ()-]*[ ()][\d ()-]*\d(?![\d]|[.,]\d)")
 """A run of digits with spaces or parentheses inside: a phone or ID a model spaced out."""
@@ -124,20 +125,21 @@ class _Evidence:
         joined = canonical_signs("\n" + "\n".join(texts) + "\n")
         mentions = find_dates(joined)
         undated = _blank(joined, _date_spans(mentions))
-        tokens = [token for _, token in signed_numbers(undated)
-                  if not token.startswith(AMBIGUOUS)]
+        tokens = [token for _, token in signed_numbers(undated) if not token.startswith(AMBIGUOUS)]
         self._text = undated
         """Numbers are looked up with the evidence's dates blanked: `06` is not backed by the
         day of `2022-08-06` (a date backs dates, by value)."""
         self._dated_text = joined
         self._dates: set[date] = {m.value for m in mentions if m.value is not None}
         self._month_days = {(d.month, d.day) for d in self._dates} | {
-            m.month_day for m in mentions if m.month_day is not None}
+            m.month_day for m in mentions if m.month_day is not None
+        }
         self._amounts = {v for v in map(amount_value, tokens) if v is not None}
         # An amount is never an identifier: its digits alone would let a shifted decimal
         # mark through (`1110.207` has the digits of `11.102,07`).
         self._identifiers = {_identifier(t) for t in tokens if amount_value(t) is None} | {
-            _identifier(m[0]) for m in _SPACED_IDENTIFIER.finditer(joined)}
+            _identifier(m[0]) for m in _SPACED_IDENTIFIER.finditer(joined)
+        }
 
     def supports_whole_amount(self, digits: str) -> bool:
         """`USD 45` by value: only an evidence amount equal to 45 (so 45.00, not 45.50)."""
@@ -171,7 +173,7 @@ class _Evidence:
         if self.literal(token):
             return True
         if token.startswith(AMBIGUOUS):
-            unsigned = token[len(AMBIGUOUS):]
+            unsigned = token[len(AMBIGUOUS) :]
             return self.supports_number("-" + unsigned) and self.supports_number(unsigned)
         value = amount_value(token)
         if value is not None:
@@ -210,8 +212,9 @@ class GroundingVerifier:
         illustrative: tuple[str, ...] = ()
         if about_account and tokens and example_texts:
             everything = _Evidence([*texts, *example_texts])
-            backed = {token for _, token in _unsupported(canonical_signs(answer), everything,
-                                                         language)}
+            backed = {
+                token for _, token in _unsupported(canonical_signs(answer), everything, language)
+            }
             illustrative = tuple(t for t in tokens if t not in backed)
         return GroundingResult(
             grounded=not citations and not tokens,
@@ -221,8 +224,9 @@ class GroundingVerifier:
         )
 
 
-def _unsupported(answer: str, evidence: _Evidence,
-                 language: Language | None) -> list[tuple[int, str]]:
+def _unsupported(
+    answer: str, evidence: _Evidence, language: Language | None
+) -> list[tuple[int, str]]:
     """(offset, token) of every date and figure of the canonical `answer` the evidence does
     not back: dates first, then whole amounts and spaced identifiers by value (a supported
     one is blanked; an unsupported one falls through to the token rules, which are
@@ -239,6 +243,9 @@ def _unsupported(answer: str, evidence: _Evidence,
     for match in _SPACED_IDENTIFIER.finditer(rest):
         if evidence.supports_spaced_identifier(match[0]):
             judged.append(match.span())
-    failed += [(start, token) for start, token in signed_numbers(_blank(answer, judged))
-               if not evidence.supports_number(token)]
+    failed += [
+        (start, token)
+        for start, token in signed_numbers(_blank(answer, judged))
+        if not evidence.supports_number(token)
+    ]
     return failed

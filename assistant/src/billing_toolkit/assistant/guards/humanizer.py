@@ -15,11 +15,11 @@ import re
 DEFAULT_MAX_CHARS = 1000
 _ELLIPSIS = "…"
 _MARKDOWN = (
-    (re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE), ""),        # headings
+    (re.compile(r"^\s{0,3}#{1,6}\s*", re.MULTILINE), ""),  # headings
     (re.compile(r"\*\*(.+?)\*\*|__(.+?)__", re.DOTALL), r"\1\2"),  # bold
-    (re.compile(r"`+([^`]*)`+"), r"\1"),                         # code
-    (re.compile(r"\[([^\]]+)\]\((\S+?)\)"), r"\1 (\2)"),         # links
-    (re.compile(r"^\s*[-*+]\s+", re.MULTILINE), "• "),           # bullets
+    (re.compile(r"`+([^`]*)`+"), r"\1"),  # code
+    (re.compile(r"\[([^\]]+)\]\((\S+?)\)"), r"\1 (\2)"),  # links
+    (re.compile(r"^\s*[-*+]\s+", re.MULTILINE), "• "),  # bullets
 )
 _SPACES = re.compile(r"[ \t]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
@@ -32,7 +32,7 @@ def _shorten(text: str, max_chars: int) -> str:
     for boundary in (re.compile(r"\n"), _SENTENCE_END, re.compile(r"\s")):
         cuts = [m.start() for m in boundary.finditer(text) if 0 < m.start() <= budget]
         if cuts:
-            return text[:cuts[-1]].rstrip() + _ELLIPSIS
+            return text[: cuts[-1]].rstrip() + _ELLIPSIS
     return text[:budget] + _ELLIPSIS
 
 

@@ -51,7 +51,8 @@ def _identifiers(raw: Any, field: str, path: Path) -> tuple[str, ...]:
         found = find_identifiers(item)
         if len(found) != 1 or not found[0].valid or found[0].literal != item.strip():
             raise OperatorProfileError(
-                f"{path}: {field} entry {item!r} is not one well-formed identifier")
+                f"{path}: {field} entry {item!r} is not one well-formed identifier"
+            )
     return tuple(raw)
 
 
@@ -66,7 +67,8 @@ def load_operator_profile(path: Path = OPERATOR_PROFILE) -> OperatorProfile:
     return OperatorProfile(
         tenant=raw["tenant"],
         name=str(raw.get("name") or raw["tenant"]),
-        operator_identifiers=_identifiers(raw.get("operator_identifiers", []),
-                                          "operator_identifiers", path),
+        operator_identifiers=_identifiers(
+            raw.get("operator_identifiers", []), "operator_identifiers", path
+        ),
         format_examples=_identifiers(raw.get("format_examples", []), "format_examples", path),
     )

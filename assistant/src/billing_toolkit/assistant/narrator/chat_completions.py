@@ -36,7 +36,8 @@ REPLY_SCHEMA = {
     "properties": {
         "reply": {"type": "string", "description": "The WhatsApp reply to the subscriber."},
         "used_chunk_ids": {
-            "type": "array", "items": {"type": "string"},
+            "type": "array",
+            "items": {"type": "string"},
             "description": "Ids of the knowledge-base chunks the reply relies on.",
         },
     },
@@ -82,20 +83,29 @@ class ChatCompletionsConfig:
             timeout = float(env.get(ENV_TIMEOUT) or DEFAULT_TIMEOUT_SECONDS)
         except ValueError:
             raise ValueError(f"{ENV_TIMEOUT} must be a number of seconds") from None
-        return cls(base_url=env[ENV_BASE_URL].rstrip("/"), model=env[ENV_MODEL],
-                   api_key=env.get(ENV_API_KEY) or None, timeout_seconds=timeout)
+        return cls(
+            base_url=env[ENV_BASE_URL].rstrip("/"),
+            model=env[ENV_MODEL],
+            api_key=env.get(ENV_API_KEY) or None,
+            timeout_seconds=timeout,
+        )
 
 
 def _evidence_block(request: NarrationRequest) -> str:
-    tools = [f"- [{r.capability}] {r.evidence_text}" for r in request.tool_results
-             if r.evidence_text]
+    tools = [
+        f"- [{r.capability}] {r.evidence_text}" for r in request.tool_results if r.evidence_text
+    ]
     if request.customer:
         tools.insert(0, f"- [customer] name: {request.customer.get('name', '')}")
     chunks = [f"- [{c.chunk_id}] {c.text}" for c in request.chunks]
-    return "\n".join([
-        "BILLING SYSTEM:", *(tools or ["- (none)"]),
-        "KNOWLEDGE BASE:", *(chunks or ["- (none)"]),
-    ])
+    return "\n".join(
+        [
+            "BILLING SYSTEM:",
+            *(tools or ["- (none)"]),
+            "KNOWLEDGE BASE:",
+            *(chunks or ["- (none)"]),
+        ]
+    )
 
 
 def build_payload(request: NarrationRequest, model: str) -> dict[str, object]:
@@ -106,8 +116,11 @@ def build_payload(request: NarrationRequest, model: str) -> dict[str, object]:
         "temperature": 0,
         "messages": [
             {"role": "system", "content": _SYSTEM_PROMPT.format(language=language)},
-            {"role": "user", "content": f"EVIDENCE:\n{_evidence_block(request)}\n\n"
-                                        f"QUESTION ({request.intent.value}):\n{request.question}"},
+            {
+                "role": "user",
+                "content": f"EVIDENCE:\n{_evidence_block(request)}\n\n"
+                f"QUESTION ({request.intent.value}):\n{request.question}",
+            },
         ],
         "response_format": json_schema_format("grounded_reply", REPLY_SCHEMA),
     }
@@ -122,8 +135,9 @@ def json_schema_format(name: str, schema: Mapping[str, object]) -> dict[str, obj
     return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
 
 
-def complete(http: httpx.Client, config: ChatCompletionsConfig,
-             payload: Mapping[str, object]) -> str:
+def complete(
+    http: httpx.Client, config: ChatCompletionsConfig, payload: Mapping[str, object]
+) -> str:
     """POST one request to `{base_url}/chat/completions`; the assistant message's content.
 
     Shared by every caller of the endpoint (narrator, intent classifier), which then validate
@@ -131,13 +145,13 @@ def complete(http: httpx.Client, config: ChatCompletionsConfig,
     """
     headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
     try:
-        response = http.post(f"{config.base_url}/chat/completions", json=payload,
-                             headers=headers)
+        response = http.post(f"{config.base_url}/chat/completions", json=payload, headers=headers)
         response.raise_for_status()
         body = response.json()
     except httpx.HTTPStatusError as exc:
         raise ChatCompletionsError(
-            f"chat-completions answered HTTP {exc.response.status_code}") from exc
+            f"chat-completions answered HTTP {exc.response.status_code}"
+        ) from exc
     except (httpx.HTTPError, ValueError) as exc:
         raise ChatCompletionsError(f"chat-completions request failed: {exc!r}") from exc
     try:
@@ -170,5 +184,6 @@ class ChatCompletionsNarrator:
         return cls(ChatCompletionsConfig.from_env(environ))
 
     def narrate(self, request: NarrationRequest) -> Narration:
-        return _parse(complete(self._http, self._config,
-                               build_payload(request, self._config.model)))
+        return _parse(
+            complete(self._http, self._config, build_payload(request, self._config.model))
+        )

@@ -36,20 +36,34 @@ from billing_toolkit.client.tool_result import ToolResult
 
 Data = Mapping[str, Any]
 
-_INVOICE_STATUS = {"open": ("pendiente", "open"), "paid": ("pagada", "paid"),
-                   "overdue": ("vencida", "overdue"), "void": ("anulada", "void")}
-_LINE_KIND = {
-    "plan_charge": ("Plan", "Plan"), "proration": ("Prorrateo", "Proration"),
-    "late_fee": ("Recargo por mora", "Late fee"), "tax": ("IVA", "VAT (IVA)"),
-    "installation": ("Instalación", "Installation"), "equipment": ("Equipo", "Equipment"),
-    "reconnection": ("Reconexión", "Reconnection"), "discount": ("Descuento", "Discount"),
+_INVOICE_STATUS = {
+    "open": ("pendiente", "open"),
+    "paid": ("pagada", "paid"),
+    "overdue": ("vencida", "overdue"),
+    "void": ("anulada", "void"),
 }
-_METHOD = {"pago_movil": ("Pago Móvil", "Pago Móvil"),
-           "bank_transfer": ("transferencia bancaria", "bank transfer"),
-           "zelle": ("Zelle", "Zelle"), "cash": ("efectivo", "cash"),
-           "card": ("tarjeta en punto de venta", "card at a point of sale")}
-_SERVICE_STATUS = {"active": ("activo", "active"), "suspended": ("suspendido", "suspended"),
-                   "cancelled": ("cancelado", "cancelled")}
+_LINE_KIND = {
+    "plan_charge": ("Plan", "Plan"),
+    "proration": ("Prorrateo", "Proration"),
+    "late_fee": ("Recargo por mora", "Late fee"),
+    "tax": ("IVA", "VAT (IVA)"),
+    "installation": ("Instalación", "Installation"),
+    "equipment": ("Equipo", "Equipment"),
+    "reconnection": ("Reconexión", "Reconnection"),
+    "discount": ("Descuento", "Discount"),
+}
+_METHOD = {
+    "pago_movil": ("Pago Móvil", "Pago Móvil"),
+    "bank_transfer": ("transferencia bancaria", "bank transfer"),
+    "zelle": ("Zelle", "Zelle"),
+    "cash": ("efectivo", "cash"),
+    "card": ("tarjeta en punto de venta", "card at a point of sale"),
+}
+_SERVICE_STATUS = {
+    "active": ("activo", "active"),
+    "suspended": ("suspendido", "suspended"),
+    "cancelled": ("cancelado", "cancelled"),
+}
 
 
 class _Writer:
@@ -81,7 +95,8 @@ def _balance(w: _Writer, data: Data) -> str:
         f"According to the billing system, account {data['account_number']} has a net balance "
         f"of {w.money(data['net_balance'], c)}. Amount due: {w.money(data['amount_due'], c)}; "
         f"overdue: {w.money(data['overdue_amount'], c)}; credit: "
-        f"{w.money(data['credit_balance'], c)}.")
+        f"{w.money(data['credit_balance'], c)}.",
+    )
     if data.get("next_due_date"):
         day = w.day(data["next_due_date"])
         text += w.t(f" Tu próximo vencimiento es el {day}.", f" Your next due date is {day}.")
@@ -97,16 +112,22 @@ def _invoice_line(w: _Writer, invoice: Data) -> str:
         f"{w.money(invoice['amount_due'], c)} ({status}).",
         f"• {invoice['invoice_number']}: issued {w.day(invoice['issue_date'])}, due "
         f"{w.day(invoice['due_date'])}, total {w.money(invoice['total'], c)}, amount due "
-        f"{w.money(invoice['amount_due'], c)} ({status}).")
+        f"{w.money(invoice['amount_due'], c)} ({status}).",
+    )
 
 
 def _invoices(w: _Writer, data: Data) -> str:
     invoices: Sequence[Data] = data["invoices"]
     if not invoices:
-        return w.t("No encontré facturas con ese criterio en tu cuenta.",
-                   "I found no invoices like that on your account.")
-    header = (w.t("Tu factura más reciente:", "Your most recent invoice:") if len(invoices) == 1
-              else w.t("Tus facturas más recientes:", "Your most recent invoices:"))
+        return w.t(
+            "No encontré facturas con ese criterio en tu cuenta.",
+            "I found no invoices like that on your account.",
+        )
+    header = (
+        w.t("Tu factura más reciente:", "Your most recent invoice:")
+        if len(invoices) == 1
+        else w.t("Tus facturas más recientes:", "Your most recent invoices:")
+    )
     return "\n".join([header, *(_invoice_line(w, invoice) for invoice in invoices)])
 
 
@@ -114,48 +135,58 @@ def _invoice(w: _Writer, invoice: Data) -> str:
     c = invoice["currency"]
     period = invoice["billing_period"]
     status = w.label(_INVOICE_STATUS, invoice["status"])
-    lines = [f"• {w.label(_LINE_KIND, item['kind'])}: {w.money(item['amount'], c)}"
-             for item in invoice["line_items"]]
+    lines = [
+        f"• {w.label(_LINE_KIND, item['kind'])}: {w.money(item['amount'], c)}"
+        for item in invoice["line_items"]
+    ]
     head = w.t(
         f"Factura {invoice['invoice_number']} ({status}): período del {w.day(period['start'])} "
         f"al {w.day(period['end'])}, emitida el {w.day(invoice['issue_date'])}, vence el "
         f"{w.day(invoice['due_date'])}.\nDetalle:",
         f"Invoice {invoice['invoice_number']} ({status}): period {w.day(period['start'])} to "
         f"{w.day(period['end'])}, issued {w.day(invoice['issue_date'])}, due "
-        f"{w.day(invoice['due_date'])}.\nDetails:")
+        f"{w.day(invoice['due_date'])}.\nDetails:",
+    )
     totals = w.t(
         f"Subtotal {w.money(invoice['subtotal'], c)}; IVA {w.money(invoice['tax'], c)}; total "
         f"{w.money(invoice['total'], c)}; pagado {w.money(invoice['amount_paid'], c)}; por pagar "
         f"{w.money(invoice['amount_due'], c)}.",
         f"Subtotal {w.money(invoice['subtotal'], c)}; VAT {w.money(invoice['tax'], c)}; total "
         f"{w.money(invoice['total'], c)}; paid {w.money(invoice['amount_paid'], c)}; amount due "
-        f"{w.money(invoice['amount_due'], c)}.")
+        f"{w.money(invoice['amount_due'], c)}.",
+    )
     return "\n".join([head, *lines, totals])
 
 
 def _last_payment(w: _Writer, data: Data) -> str:
     payment = data["payment"]
     if payment is None:
-        return w.t("No encontré pagos registrados en tu cuenta.",
-                   "I could not find any payments on your account.")
+        return w.t(
+            "No encontré pagos registrados en tu cuenta.",
+            "I could not find any payments on your account.",
+        )
     c = payment["currency"]
     method = w.label(_METHOD, payment["method"])
     text = w.t(
         f"Tu último pago registrado es {payment['payment_id']}, del "
         f"{w.day(payment['received_at'])}, por {w.money(payment['amount'], c)} ({method})",
         f"Your last recorded payment is {payment['payment_id']}, on "
-        f"{w.day(payment['received_at'])}, for {w.money(payment['amount'], c)} ({method})")
+        f"{w.day(payment['received_at'])}, for {w.money(payment['amount'], c)} ({method})",
+    )
     if payment.get("reference"):
         text += w.t(f", referencia {payment['reference']}", f", reference {payment['reference']}")
     text += "."
-    allocations = "; ".join(f"{a['invoice_number']} ({w.money(a['amount'], c)})"
-                            for a in payment["allocations"])
+    allocations = "; ".join(
+        f"{a['invoice_number']} ({w.money(a['amount'], c)})" for a in payment["allocations"]
+    )
     if allocations:
         text += w.t(f" Se aplicó a: {allocations}.", f" It paid: {allocations}.")
     if Decimal(payment["unapplied_amount"]) != 0:
         unapplied = w.money(payment["unapplied_amount"], c)
-        text += w.t(f" Quedaron {unapplied} como saldo a favor.",
-                    f" {unapplied} became credit on your account.")
+        text += w.t(
+            f" Quedaron {unapplied} como saldo a favor.",
+            f" {unapplied} became credit on your account.",
+        )
     return text
 
 
@@ -169,18 +200,22 @@ def _plan(w: _Writer, data: Data) -> str:
         f"bajada y {plan['upload_mbps']} Mbps de subida por {price} al mes. Estado del servicio: "
         f"{status}.",
         f"Your current plan is {plan['name']} ({plan['plan_id']}): {plan['download_mbps']} Mbps "
-        f"down and {plan['upload_mbps']} Mbps up for {price} a month. Service status: {status}.")
+        f"down and {plan['upload_mbps']} Mbps up for {price} a month. Service status: {status}.",
+    )
     if subscription.get("next_billing_date"):
         day = w.day(subscription["next_billing_date"])
-        text += w.t(f" Tu próxima factura se emite el {day}.",
-                    f" Your next invoice is issued on {day}.")
+        text += w.t(
+            f" Tu próxima factura se emite el {day}.", f" Your next invoice is issued on {day}."
+        )
     change = subscription.get("pending_change")
     if change:
         day = w.day(change["effective_date"])
         target = data.get("pending_plan") or {}
         name = f"{target['name']} ({change['plan_id']})" if target else change["plan_id"]
-        text += w.t(f" Tienes un cambio programado al plan {name} a partir del {day}.",
-                    f" A change to plan {name} is scheduled from {day}.")
+        text += w.t(
+            f" Tienes un cambio programado al plan {name} a partir del {day}.",
+            f" A change to plan {name} is scheduled from {day}.",
+        )
     return text
 
 
@@ -200,11 +235,17 @@ def _change_lines(w: _Writer, data: Data, latest: Data) -> list[str]:
         amounts = [item["amount"] for item in latest["line_items"] if item["kind"] == kind]
         amount = f" {w.t('de', 'of')} {w.money(amounts[0], c)}" if len(amounts) == 1 else ""
         lines.append(f"• {w.label(_LINE_KIND, kind)}: {w.t('cargo nuevo', 'new charge')}{amount}.")
-    lines += [w.t(f"• {w.label(_LINE_KIND, kind)}: ya no aparece.",
-                  f"• {w.label(_LINE_KIND, kind)}: no longer charged.")
-              for kind in data["disappeared"]]
-    lines += [f"• {w.label(_LINE_KIND, kind)}: {_direction(w, difference, c)}."
-              for kind, difference in data["changed"].items()]
+    lines += [
+        w.t(
+            f"• {w.label(_LINE_KIND, kind)}: ya no aparece.",
+            f"• {w.label(_LINE_KIND, kind)}: no longer charged.",
+        )
+        for kind in data["disappeared"]
+    ]
+    lines += [
+        f"• {w.label(_LINE_KIND, kind)}: {_direction(w, difference, c)}."
+        for kind, difference in data["changed"].items()
+    ]
     return lines
 
 
@@ -215,21 +256,29 @@ def _bill_change(w: _Writer, data: Data) -> str:
             f"Tienes una sola factura, {latest['invoice_number']}: todavía no hay una anterior "
             "con la que compararla.",
             f"You have a single invoice, {latest['invoice_number']}: there is no previous one "
-            "to compare it with yet.")
+            "to compare it with yet.",
+        )
     head = w.t(
         f"Tu factura {latest['invoice_number']} es de "
         f"{w.money(latest['total'], latest['currency'])} y la anterior, "
         f"{previous['invoice_number']}, fue de {w.money(previous['total'], previous['currency'])}.",
         f"Your invoice {latest['invoice_number']} is "
         f"{w.money(latest['total'], latest['currency'])} and the previous one, "
-        f"{previous['invoice_number']}, was {w.money(previous['total'], previous['currency'])}.")
+        f"{previous['invoice_number']}, was {w.money(previous['total'], previous['currency'])}.",
+    )
     if data["total_difference"] is None:
-        return head + w.t(" Están en monedas distintas, así que no las comparo.",
-                          " They are in different currencies, so I do not compare them.")
+        return head + w.t(
+            " Están en monedas distintas, así que no las comparo.",
+            " They are in different currencies, so I do not compare them.",
+        )
     total = _direction(w, data["total_difference"], latest["currency"])
     lines = _change_lines(w, data, latest)
-    return "\n".join([head + w.t(f" El total {total}.", f" The total {total}."),
-                       *([w.t("Lo que cambió:", "What changed:"), *lines] if lines else [])])
+    return "\n".join(
+        [
+            head + w.t(f" El total {total}.", f" The total {total}."),
+            *([w.t("Lo que cambió:", "What changed:"), *lines] if lines else []),
+        ]
+    )
 
 
 _BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
@@ -249,23 +298,30 @@ def _from_tool(w: _Writer, intent: Intent, result: ToolResult) -> str:
     except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
         if not result.evidence_text:
             raise NarrationError(f"cannot narrate {result.capability}: {exc!r}") from exc
-        return w.t("Esto es lo que indica el sistema de facturación: ",
-                   "This is what the billing system shows: ") + result.evidence_text
+        return (
+            w.t(
+                "Esto es lo que indica el sistema de facturación: ",
+                "This is what the billing system shows: ",
+            )
+            + result.evidence_text
+        )
 
 
 def _service(w: _Writer, data: Data) -> str:
     """The state of the subscriber's service, from their subscription."""
     subscription = data["subscription"]
     status = subscription["status"]
-    text = w.t(f"Según el sistema de facturación, tu servicio está "
-               f"{w.label(_SERVICE_STATUS, status)}.",
-               f"According to the billing system, your service is "
-               f"{w.label(_SERVICE_STATUS, status)}.")
+    text = w.t(
+        f"Según el sistema de facturación, tu servicio está {w.label(_SERVICE_STATUS, status)}.",
+        f"According to the billing system, your service is {w.label(_SERVICE_STATUS, status)}.",
+    )
     if status == "active":
-        text += w.t(" En tu cuenta no hay una suspensión: si no tienes conexión puede ser una "
-                    "falla técnica.",
-                    " There is no suspension on your account: if you have no connection it may "
-                    "be a technical fault.")
+        text += w.t(
+            " En tu cuenta no hay una suspensión: si no tienes conexión puede ser una "
+            "falla técnica.",
+            " There is no suspension on your account: if you have no connection it may "
+            "be a technical fault.",
+        )
     return text
 
 
@@ -273,10 +329,11 @@ def _overdue(w: _Writer, data: Data) -> str:
     c = data["currency"]
     if Decimal(data["overdue_amount"]) == 0:
         return w.t("No tienes montos vencidos.", "You have nothing overdue.")
-    return w.t(f"Tienes {w.money(data['overdue_amount'], c)} vencido; al pagarlo se reconecta "
-               "el servicio.",
-               f"You have {w.money(data['overdue_amount'], c)} overdue; paying it reconnects "
-               "the service.")
+    return w.t(
+        f"Tienes {w.money(data['overdue_amount'], c)} vencido; al pagarlo se reconecta "
+        "el servicio.",
+        f"You have {w.money(data['overdue_amount'], c)} overdue; paying it reconnects the service.",
+    )
 
 
 _SERVICE_PARTS: dict[str, Callable[[_Writer, Data], str]] = {"plan": _service, "balance": _overdue}
@@ -287,8 +344,9 @@ MAX_SENTENCES = 3
 
 def _content_words(text: str) -> set[str]:
     """Folded words minus stopwords, cut to five letters so "pago" meets "pagos"/"pagar"."""
-    return {word[:5] for word in _WORD.findall(fold(text))
-            if word not in STOPWORDS and len(word) > 2}
+    return {
+        word[:5] for word in _WORD.findall(fold(text)) if word not in STOPWORDS and len(word) > 2
+    }
 
 
 def _sentences(chunk: EvidenceChunk) -> list[str]:
@@ -299,8 +357,11 @@ def _sentences(chunk: EvidenceChunk) -> list[str]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if stripped[0] in "-*|•" and units and (units[-1].endswith(":") or units[-1][0] in "-*|•"
-                                               or "\n" in units[-1]):
+        if (
+            stripped[0] in "-*|•"
+            and units
+            and (units[-1].endswith(":") or units[-1][0] in "-*|•" or "\n" in units[-1])
+        ):
             units[-1] += "\n" + stripped
         elif stripped[0] in "-*|•":
             units.append(stripped)
@@ -311,7 +372,8 @@ def _sentences(chunk: EvidenceChunk) -> list[str]:
 
 _ILLUSTRATION = re.compile(
     r"\b(?:por ejemplo|ejemplo|for example|for instance|e\.g\.)|"
-    r"^(?:si|if) (?:tu|your)(?: \w+){1,3} (?:es|is|fuera|were) (?:el |the )?\d")
+    r"^(?:si|if) (?:tu|your)(?: \w+){1,3} (?:es|is|fuera|were) (?:el |the )?\d"
+)
 
 
 def is_illustration(sentence: str) -> bool:
@@ -328,8 +390,9 @@ def _answering_sentences(question: str, chunk: EvidenceChunk) -> list[str]:
     they illustrate is quoted instead), unless the chunk has nothing else."""
     wanted = _content_words(question)
     sentences = [s for s in _sentences(chunk) if not is_illustration(s)] or _sentences(chunk)
-    scored = sorted(range(len(sentences)),
-                    key=lambda i: (-len(wanted & _content_words(sentences[i])), i))
+    scored = sorted(
+        range(len(sentences)), key=lambda i: (-len(wanted & _content_words(sentences[i])), i)
+    )
     best = [i for i in scored[:MAX_SENTENCES] if wanted & _content_words(sentences[i])]
     return [sentences[i] for i in sorted(best or range(min(2, len(sentences))))]
 
@@ -352,8 +415,13 @@ def _policy_text(w: _Writer, request: NarrationRequest) -> tuple[str, str] | Non
     chosen = _answering_sentences(request.question, chunk)
     body = " ".join(chosen)
     if chunk.kind != "policy" or all(is_illustration(sentence) for sentence in chosen):
-        body = w.t("Ejemplo ilustrativo (no corresponde a tu cuenta): ",
-                   "Illustrative example (not your account): ") + body
+        body = (
+            w.t(
+                "Ejemplo ilustrativo (no corresponde a tu cuenta): ",
+                "Illustrative example (not your account): ",
+            )
+            + body
+        )
     return body, chunk.chunk_id
 
 
@@ -362,15 +430,19 @@ def _policy(w: _Writer, request: NarrationRequest) -> Narration:
     if found is None:
         raise NarrationError("a policy answer needs at least one knowledge-base chunk")
     body, chunk_id = found
-    return Narration(w.t("Según nuestras políticas: ", "According to our policies: ") + body,
-                     (chunk_id,))
+    return Narration(
+        w.t("Según nuestras políticas: ", "According to our policies: ") + body, (chunk_id,)
+    )
 
 
 def _service_status(w: _Writer, request: NarrationRequest) -> Narration:
-    """"No tengo internet": the service state from their data, then what the suspension
+    """ "No tengo internet": the service state from their data, then what the suspension
     policy says about it."""
-    parts = [_SERVICE_PARTS[r.capability](w, r.data or {}) for r in request.tool_results
-             if r.capability in _SERVICE_PARTS]
+    parts = [
+        _SERVICE_PARTS[r.capability](w, r.data or {})
+        for r in request.tool_results
+        if r.capability in _SERVICE_PARTS
+    ]
     policy = _policy_text(w, request)
     used: tuple[str, ...] = ()
     if policy is not None:

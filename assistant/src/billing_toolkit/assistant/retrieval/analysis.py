@@ -181,4 +181,6 @@ class IndexEntry:
 
 def index_entry(text: str) -> IndexEntry:
     query = analyze_query(text)
-    return IndexEntry(tuple(sorted(set(query.all_terms))), len(query.identifiers) + len(query.groups))
+    return IndexEntry(
+        tuple(sorted(set(query.all_terms))), len(query.identifiers) + len(query.groups)
+    )

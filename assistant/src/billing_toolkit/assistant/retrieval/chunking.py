@@ -91,8 +91,9 @@ def _split_long(block: str, max_words: int) -> Iterator[str]:
         yield " ".join(current)
 
 
-def _pack(blocks: tuple[str, ...], max_words: int,
-          heading_path: tuple[str, ...] = ()) -> Iterator[str]:
+def _pack(
+    blocks: tuple[str, ...], max_words: int, heading_path: tuple[str, ...] = ()
+) -> Iterator[str]:
     current: list[str] = []
     words = 0
     kind = None

@@ -62,12 +62,24 @@ def register(subparsers: Any) -> None:
     _add_store_options(
         search, dsn_help=f"store to search (default: ${DSN_ENV}, else the shipped KB in memory)"
     )
-    search.add_argument("--top-k", type=whole(1, MAX_K), default=DEFAULT_TOP_K,
-                        help=f"chunks fused, 1-{MAX_K} (default {DEFAULT_TOP_K})")
-    search.add_argument("--margin", type=number(0, MAX_MARGIN), default=DEFAULT_MARGIN,
-                        help=f"prune margin, 0-{MAX_MARGIN:g} (default {DEFAULT_MARGIN})")
-    search.add_argument("--min-chunks", type=whole(0, MAX_K), default=DEFAULT_MIN_CHUNKS,
-                        help=f"keep at least, 0-{MAX_K} (default {DEFAULT_MIN_CHUNKS})")
+    search.add_argument(
+        "--top-k",
+        type=whole(1, MAX_K),
+        default=DEFAULT_TOP_K,
+        help=f"chunks fused, 1-{MAX_K} (default {DEFAULT_TOP_K})",
+    )
+    search.add_argument(
+        "--margin",
+        type=number(0, MAX_MARGIN),
+        default=DEFAULT_MARGIN,
+        help=f"prune margin, 0-{MAX_MARGIN:g} (default {DEFAULT_MARGIN})",
+    )
+    search.add_argument(
+        "--min-chunks",
+        type=whole(0, MAX_K),
+        default=DEFAULT_MIN_CHUNKS,
+        help=f"keep at least, 0-{MAX_K} (default {DEFAULT_MIN_CHUNKS})",
+    )
     search.add_argument(
         "--explain", action="store_true", help="show each leg's rank, fused score and prune reason"
     )
@@ -80,8 +92,12 @@ def register(subparsers: Any) -> None:
         default="all",
         help="embedder(s) to evaluate (default: all)",
     )
-    evaluation.add_argument("--k", type=whole(1, MAX_K), default=DEFAULT_TOP_K,
-                            help=f"cut-off, 1-{MAX_K} (default {DEFAULT_TOP_K})")
+    evaluation.add_argument(
+        "--k",
+        type=whole(1, MAX_K),
+        default=DEFAULT_TOP_K,
+        help=f"cut-off, 1-{MAX_K} (default {DEFAULT_TOP_K})",
+    )
     evaluation.add_argument(
         "--queries", type=Path, default=EVAL_QUERIES, help="labelled query set (YAML)"
     )

@@ -154,6 +154,8 @@ class ContextFloor:
 
     def admits(self, chunk: ContextCandidate) -> bool:
         score = chunk.vector_score or 0.0
-        return (chunk.matched_by_text or score >= self.min_vector_score
-                or (chunk.text_rank is not None
-                    and score >= self.min_vector_score_with_shared_term))
+        return (
+            chunk.matched_by_text
+            or score >= self.min_vector_score
+            or (chunk.text_rank is not None and score >= self.min_vector_score_with_shared_term)
+        )

@@ -80,7 +80,8 @@ def open_conversation_store(
     else:
         raise ValueError(
             f"unsupported conversation store DSN {dsn!r}: expected sqlite:///PATH, "
-            "sqlite://:memory: or postgresql://USER@HOST:PORT/DB")
+            "sqlite://:memory: or postgresql://USER@HOST:PORT/DB"
+        )
     try:
         connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         if path != ":memory:":

@@ -94,10 +94,16 @@ class TurnSpan:
 class SqlCoordination(StorePart):
     """Leases and the turn trace on the conversation store's connection and lock."""
 
-    def __init__(self, connection: Any, dialect: Any, lock: threading.RLock,
-                 now: Callable[[], datetime]) -> None:
-        super().__init__(connection, dialect, lock, now, (
-            _LEASES, _TURNS.format(identity=dialect.identity_column), _TURNS_INDEX))
+    def __init__(
+        self, connection: Any, dialect: Any, lock: threading.RLock, now: Callable[[], datetime]
+    ) -> None:
+        super().__init__(
+            connection,
+            dialect,
+            lock,
+            now,
+            (_LEASES, _TURNS.format(identity=dialect.identity_column), _TURNS_INDEX),
+        )
 
     def _epoch(self) -> float:
         return self._now().timestamp()
@@ -134,6 +140,7 @@ class SqlCoordination(StorePart):
 
     def turns(self) -> list[TurnSpan]:
         """Every traced turn, in start order."""
-        return [TurnSpan(r[0], r[1], r[2], r[3], float(r[4]),
-                         None if r[5] is None else float(r[5]))
-                for r in self._rows(_TURNS_OF, ())]
+        return [
+            TurnSpan(r[0], r[1], r[2], r[3], float(r[4]), None if r[5] is None else float(r[5]))
+            for r in self._rows(_TURNS_OF, ())
+        ]

@@ -65,10 +65,14 @@ _INDEXES = (
     "CREATE INDEX IF NOT EXISTS outbound_by_status ON outbound_messages (status, id)",
     "CREATE INDEX IF NOT EXISTS outbound_by_conversation ON outbound_messages (tenant, phone, id)",
 )
-_IN_COLUMNS = ("seq, tenant, channel_id, message_id, phone, kind, body, status, attempts, error, "
-               "received_at, updated_at")
-_OUT_COLUMNS = ("id, tenant, channel_id, phone, reply_to, body, status, attempts, error, "
-                "provider_id, created_at, updated_at")
+_IN_COLUMNS = (
+    "seq, tenant, channel_id, message_id, phone, kind, body, status, attempts, error, "
+    "received_at, updated_at"
+)
+_OUT_COLUMNS = (
+    "id, tenant, channel_id, phone, reply_to, body, status, attempts, error, "
+    "provider_id, created_at, updated_at"
+)
 _RECEIVE = f"""
 INSERT INTO inbound_messages (tenant, channel_id, message_id, phone, kind, body, status, attempts,
                               received_at, updated_at)
@@ -193,23 +197,44 @@ class HistoryEntry:
 
 def _inbound(row: Sequence[Any]) -> InboundRecord:
     return InboundRecord(
-        seq=int(row[0]), tenant=row[1], channel_id=row[2], message_id=row[3], phone=row[4],
-        kind=row[5], text=row[6], status=InboundStatus(row[7]), attempts=int(row[8]),
-        error=row[9], received_at=datetime.fromisoformat(row[10]),
-        updated_at=datetime.fromisoformat(row[11]))
+        seq=int(row[0]),
+        tenant=row[1],
+        channel_id=row[2],
+        message_id=row[3],
+        phone=row[4],
+        kind=row[5],
+        text=row[6],
+        status=InboundStatus(row[7]),
+        attempts=int(row[8]),
+        error=row[9],
+        received_at=datetime.fromisoformat(row[10]),
+        updated_at=datetime.fromisoformat(row[11]),
+    )
 
 
 def _outbound(row: Sequence[Any]) -> OutboundRecord:
     return OutboundRecord(
-        id=int(row[0]), tenant=row[1], channel_id=row[2], phone=row[3], reply_to=row[4],
-        text=row[5], status=OutboundStatus(row[6]), attempts=int(row[7]), error=row[8],
-        provider_id=row[9], created_at=datetime.fromisoformat(row[10]),
-        updated_at=datetime.fromisoformat(row[11]))
+        id=int(row[0]),
+        tenant=row[1],
+        channel_id=row[2],
+        phone=row[3],
+        reply_to=row[4],
+        text=row[5],
+        status=OutboundStatus(row[6]),
+        attempts=int(row[7]),
+        error=row[8],
+        provider_id=row[9],
+        created_at=datetime.fromisoformat(row[10]),
+        updated_at=datetime.fromisoformat(row[11]),
+    )
 
 
 _OPEN = (InboundStatus.RECEIVED.value, InboundStatus.PROCESSING.value)
-_UNSENT = (OutboundStatus.PENDING.value, OutboundStatus.SENDING.value,
-           OutboundStatus.RESENDING.value)
+_UNSENT = (
+    OutboundStatus.PENDING.value,
+    OutboundStatus.SENDING.value,
+    OutboundStatus.RESENDING.value,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,18 +253,28 @@ class SqlMessageLog(StorePart):
     statement and transaction.
     """
 
-    def __init__(self, connection: Any, dialect: Any, lock: threading.RLock,
-                 now: Callable[[], datetime]) -> None:
-        super().__init__(connection, dialect, lock, now, (
-            _INBOUND.format(identity=dialect.identity_column),
-            _OUTBOUND.format(identity=dialect.identity_column), *_INDEXES))
+    def __init__(
+        self, connection: Any, dialect: Any, lock: threading.RLock, now: Callable[[], datetime]
+    ) -> None:
+        super().__init__(
+            connection,
+            dialect,
+            lock,
+            now,
+            (
+                _INBOUND.format(identity=dialect.identity_column),
+                _OUTBOUND.format(identity=dialect.identity_column),
+                *_INDEXES,
+            ),
+        )
 
     def _relaxed_rows(self, statement: str, params: tuple[Any, ...]) -> list[Any]:
         with self._lock, self._dialect.relaxed(self._connection):
             return list(self._connection.execute(self._dialect.sql(statement), params).fetchall())
 
-    def receive(self, tenant: str, channel_id: str, message_id: str, phone: str, kind: str,
-                text: str | None) -> InboundRecord | None:
+    def receive(
+        self, tenant: str, channel_id: str, message_id: str, phone: str, kind: str, text: str | None
+    ) -> InboundRecord | None:
         """Store a new inbound message as `received`; None when (tenant, message_id) is
         already stored — a redelivery, to be acknowledged and otherwise ignored. Text the
         store cannot hold is repaired first (`storable`): the record returned is what was
@@ -253,12 +288,15 @@ class SqlMessageLog(StorePart):
     def claim(self, tenant: str, message_id: str) -> InboundRecord | None:
         """Mark the message `processing` (counting the attempt) if it is still open; None
         when it is already done or failed, so a message is never processed after it closed."""
-        rows = self._rows(_CLAIM, (InboundStatus.PROCESSING.value, self._now().isoformat(),
-                                   tenant, message_id, *_OPEN))
+        rows = self._rows(
+            _CLAIM,
+            (InboundStatus.PROCESSING.value, self._now().isoformat(), tenant, message_id, *_OPEN),
+        )
         return _inbound(rows[0]) if rows else None
 
-    def close(self, message: InboundRecord, replies: Sequence[str], *,
-              error: str | None = None) -> list[OutboundRecord]:
+    def close(
+        self, message: InboundRecord, replies: Sequence[str], *, error: str | None = None
+    ) -> list[OutboundRecord]:
         """Close the message — `done`, or `failed` with `error` — and queue its replies as
         `pending`, atomically: either both happen or the message stays open.
 
@@ -268,13 +306,26 @@ class SqlMessageLog(StorePart):
         now = self._now().isoformat()
         status = InboundStatus.FAILED if error else InboundStatus.DONE
         with self._lock, self._dialect.transaction(self._connection):
-            closed = self._connection.execute(self._dialect.sql(_CLOSE), (
-                status.value, error, now, message.tenant, message.message_id, *_OPEN,
-                message.attempts)).rowcount
+            closed = self._connection.execute(
+                self._dialect.sql(_CLOSE),
+                (
+                    status.value,
+                    error,
+                    now,
+                    message.tenant,
+                    message.message_id,
+                    *_OPEN,
+                    message.attempts,
+                ),
+            ).rowcount
             if not closed:
                 return []
-            return [self._queue(message.tenant, message.channel_id, message.phone,
-                                message.message_id, text, now) for text in replies]
+            return [
+                self._queue(
+                    message.tenant, message.channel_id, message.phone, message.message_id, text, now
+                )
+                for text in replies
+            ]
 
     def last_channel(self, tenant: str, phone: str) -> str | None:
         """The operator's number the subscriber last wrote to: where a person answers from."""
@@ -286,11 +337,22 @@ class SqlMessageLog(StorePart):
         with self._lock:
             return self._queue(tenant, channel_id, phone, None, text, self._now().isoformat())
 
-    def _queue(self, tenant: str, channel_id: str, phone: str, reply_to: str | None, text: str,
-               now: str) -> OutboundRecord:
-        row = self._connection.execute(self._dialect.sql(_QUEUE), (
-            tenant, channel_id, phone, reply_to, storable(text), OutboundStatus.PENDING.value, now,
-            now)).fetchone()
+    def _queue(
+        self, tenant: str, channel_id: str, phone: str, reply_to: str | None, text: str, now: str
+    ) -> OutboundRecord:
+        row = self._connection.execute(
+            self._dialect.sql(_QUEUE),
+            (
+                tenant,
+                channel_id,
+                phone,
+                reply_to,
+                storable(text),
+                OutboundStatus.PENDING.value,
+                now,
+                now,
+            ),
+        ).fetchone()
         return _outbound(row)
 
     def intend(self, outbound: OutboundRecord) -> OutboundRecord | None:
@@ -302,21 +364,33 @@ class SqlMessageLog(StorePart):
         to a power cut costs at most one repeated reply, while each synced write here would
         hold the store's lock — and the results of other sends waiting behind it — for an
         fsync, widening the window in which a crash repeats a reply."""
-        after = {OutboundStatus.PENDING: OutboundStatus.SENDING,
-                 OutboundStatus.SENDING: OutboundStatus.RESENDING}.get(outbound.status)
+        after = {
+            OutboundStatus.PENDING: OutboundStatus.SENDING,
+            OutboundStatus.SENDING: OutboundStatus.RESENDING,
+        }.get(outbound.status)
         if after is None:
             return None
-        rows = self._relaxed_rows(_INTEND, (after.value, self._now().isoformat(), outbound.id,
-                                    outbound.status.value))
+        rows = self._relaxed_rows(
+            _INTEND, (after.value, self._now().isoformat(), outbound.id, outbound.status.value)
+        )
         return _outbound(rows[0]) if rows else None
 
-    def settle(self, outbound: OutboundRecord, status: OutboundStatus, *, attempts: int,
-               error: str | None = None, provider_id: str | None = None) -> OutboundRecord:
+    def settle(
+        self,
+        outbound: OutboundRecord,
+        status: OutboundStatus,
+        *,
+        attempts: int,
+        error: str | None = None,
+        provider_id: str | None = None,
+    ) -> OutboundRecord:
         """Record how sending ended: `sent` (with WhatsApp's id) or `failed` (with why),
         without waiting for the disk (see `intend`): the sooner it is recorded, the fewer
         replies a crash sends twice."""
-        rows = self._relaxed_rows(_SETTLE, (status.value, attempts, error, provider_id,
-                                    self._now().isoformat(), outbound.id))
+        rows = self._relaxed_rows(
+            _SETTLE,
+            (status.value, attempts, error, provider_id, self._now().isoformat(), outbound.id),
+        )
         return _outbound(rows[0])
 
     def unfinished(self) -> list[InboundRecord]:
@@ -331,8 +405,12 @@ class SqlMessageLog(StorePart):
     def unsettled(self) -> list[OutboundRecord]:
         """Replies handed to the Graph API whose answer was never recorded (`sending`,
         `resending`), oldest first: after a crash, the ones that may have arrived."""
-        return [_outbound(row) for row in self._rows(_UNSETTLED, (
-            OutboundStatus.SENDING.value, OutboundStatus.RESENDING.value))]
+        return [
+            _outbound(row)
+            for row in self._rows(
+                _UNSETTLED, (OutboundStatus.SENDING.value, OutboundStatus.RESENDING.value)
+            )
+        ]
 
     def next_open(self, tenant: str, phone: str) -> InboundRecord | None:
         """The conversation's oldest message still `received` or `processing`: the only one
@@ -348,14 +426,16 @@ class SqlMessageLog(StorePart):
     def conversations_with_work(self, now: float, limit: int) -> list[tuple[str, str]]:
         """Conversations with an open message or an unsettled reply and no live lease at
         epoch `now` (nobody works on them, or their worker died), longest waiting first."""
-        return [(str(r[0]), str(r[1])) for r in self._rows(
-            _WITH_WORK, (*_OPEN, *_UNSENT, now, limit))]
+        return [
+            (str(r[0]), str(r[1])) for r in self._rows(_WITH_WORK, (*_OPEN, *_UNSENT, now, limit))
+        ]
 
     def backlog(self) -> Backlog:
         [(count, oldest)] = self._rows(_BACKLOG, (InboundStatus.RECEIVED.value,))
         [(unsent,)] = self._rows(_UNSENT_COUNT, _UNSENT)
-        return Backlog(int(count), None if oldest is None else datetime.fromisoformat(oldest),
-                       int(unsent))
+        return Backlog(
+            int(count), None if oldest is None else datetime.fromisoformat(oldest), int(unsent)
+        )
 
     def outbound_of(self, tenant: str, phone: str) -> list[OutboundRecord]:
         """Every message to the subscriber, oldest first, with the message each answers."""
@@ -364,10 +444,20 @@ class SqlMessageLog(StorePart):
     def history(self, tenant: str, phone: str) -> list[HistoryEntry]:
         """Both directions of one conversation, in time order (ties: the subscriber's message
         before the reply to it)."""
-        entries = [HistoryEntry("in", m.received_at, m.kind, m.text, m.status.value,
-                                m.message_id)
-                   for m in map(_inbound, self._rows(_INBOUND_OF, (tenant, phone)))]
-        entries += [HistoryEntry("out", m.created_at, "text", m.text, m.status.value,
-                                 m.provider_id or f"outbound-{m.id}", m.error)
-                    for m in self.outbound_of(tenant, phone)]
+        entries = [
+            HistoryEntry("in", m.received_at, m.kind, m.text, m.status.value, m.message_id)
+            for m in map(_inbound, self._rows(_INBOUND_OF, (tenant, phone)))
+        ]
+        entries += [
+            HistoryEntry(
+                "out",
+                m.created_at,
+                "text",
+                m.text,
+                m.status.value,
+                m.provider_id or f"outbound-{m.id}",
+                m.error,
+            )
+            for m in self.outbound_of(tenant, phone)
+        ]
         return sorted(entries, key=lambda e: (e.at, e.direction != "in"))

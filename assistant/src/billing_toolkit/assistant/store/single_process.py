@@ -43,7 +43,8 @@ def sole_process(dsn: str) -> Iterator[None]:
             raise StoreInUse(
                 f"the SQLite store {path} is already served by another process (SQLite serves "
                 "one process); to run several replicas, use PostgreSQL: "
-                "--store postgresql://USER@HOST:5432/DB") from None
+                "--store postgresql://USER@HOST:5432/DB"
+            ) from None
         try:
             yield
         finally:

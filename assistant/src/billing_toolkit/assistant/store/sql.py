@@ -60,7 +60,9 @@ CREATE TABLE IF NOT EXISTS escalations (
     created_at TEXT NOT NULL
 )"""
 _INDEX = "CREATE INDEX IF NOT EXISTS escalations_by_conversation ON escalations (tenant, phone, id)"
-_COLUMNS = "tenant, phone, state, verified_account, pending_question, language, agent_id, updated_at"
+_COLUMNS = (
+    "tenant, phone, state, verified_account, pending_question, language, agent_id, updated_at"
+)
 _UPSERT = f"""
 INSERT INTO conversations ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (tenant, phone) DO UPDATE SET
@@ -76,8 +78,8 @@ _SELECT_ESCALATIONS = f"""
 SELECT {_ESCALATION_COLUMNS}
 FROM escalations WHERE tenant = ? AND phone = ? ORDER BY id"""
 _SELECT_IN_STATE = f"""
-SELECT {', '.join('c.' + column for column in _COLUMNS.split(', '))},
-       {', '.join('e.' + column for column in _ESCALATION_COLUMNS.split(', '))}
+SELECT {", ".join("c." + column for column in _COLUMNS.split(", "))},
+       {", ".join("e." + column for column in _ESCALATION_COLUMNS.split(", "))}
 FROM conversations c LEFT JOIN escalations e ON e.id = (
     SELECT MAX(id) FROM escalations WHERE tenant = c.tenant AND phone = c.phone)
 WHERE c.tenant = ? AND c.state = ? ORDER BY c.updated_at, c.phone"""
@@ -145,12 +147,18 @@ def _postgres_relaxed(connection: Any) -> Iterator[None]:
         yield
 
 
-SQLITE = Dialect("sqlite", "INTEGER PRIMARY KEY AUTOINCREMENT", "?", _sqlite_transaction,
-                 _sqlite_relaxed)
+SQLITE = Dialect(
+    "sqlite", "INTEGER PRIMARY KEY AUTOINCREMENT", "?", _sqlite_transaction, _sqlite_relaxed
+)
 _SCHEMA_LOCK_KEY = 0x62696C6C  # any constant the deployment's other users do not take
-POSTGRES = Dialect("postgresql", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "%s",
-                   lambda connection: connection.transaction(), _postgres_relaxed,
-                   f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK_KEY})")
+POSTGRES = Dialect(
+    "postgresql",
+    "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    "%s",
+    lambda connection: connection.transaction(),
+    _postgres_relaxed,
+    f"SELECT pg_advisory_xact_lock({_SCHEMA_LOCK_KEY})",
+)
 
 
 def _utc_now() -> datetime:
@@ -166,8 +174,11 @@ class SqlConversationStore:
         self._now = now or _utc_now
         self._lock = threading.RLock()
         with self._lock, dialect.schema(connection):
-            for statement in (_CONVERSATIONS,
-                              _ESCALATIONS.format(identity=dialect.identity_column), _INDEX):
+            for statement in (
+                _CONVERSATIONS,
+                _ESCALATIONS.format(identity=dialect.identity_column),
+                _INDEX,
+            ):
                 connection.execute(statement)
         self.coordination = SqlCoordination(connection, dialect, self._lock, self._now)
         """Conversation leases and the turn trace: one replica at a time per conversation."""
@@ -197,9 +208,19 @@ class SqlConversationStore:
     def _upsert(self, conversation: Conversation) -> Conversation:
         now = self._now()
         stored = replace(conversation, updated_at=now)
-        self._execute(_UPSERT, (
-            stored.tenant, stored.phone, stored.state.value, stored.verified_account,
-            stored.pending_question, stored.language.value, stored.agent_id, now.isoformat()))
+        self._execute(
+            _UPSERT,
+            (
+                stored.tenant,
+                stored.phone,
+                stored.state.value,
+                stored.verified_account,
+                stored.pending_question,
+                stored.language.value,
+                stored.agent_id,
+                now.isoformat(),
+            ),
+        )
         return stored
 
     def save(self, conversation: Conversation) -> Conversation:
@@ -212,11 +233,21 @@ class SqlConversationStore:
         with self._transaction():
             self._upsert(replace(conversation, state=ConversationState.WAITING_FOR_HUMAN))
             return self._insert_escalation(
-                conversation.tenant, conversation.phone, escalation.reason.value,
-                escalation.summary.es, escalation.summary.en, escalation.to_dict()["context"])
+                conversation.tenant,
+                conversation.phone,
+                escalation.reason.value,
+                escalation.summary.es,
+                escalation.summary.en,
+                escalation.to_dict()["context"],
+            )
 
     def record_handoff(
-        self, tenant: str, phone: str, reason: str, summary_es: str, summary_en: str,
+        self,
+        tenant: str,
+        phone: str,
+        reason: str,
+        summary_es: str,
+        summary_en: str,
         context: dict[str, Any],
     ) -> EscalationRecord:
         """Hand the conversation to a person for a reason found outside a turn (a reply that
@@ -227,31 +258,47 @@ class SqlConversationStore:
             current = self.get(tenant, phone)
             if current.state is not ConversationState.HUMAN_ACTIVE:
                 self._upsert(replace(current, state=ConversationState.WAITING_FOR_HUMAN))
-            return self._insert_escalation(tenant, phone, reason, summary_es, summary_en,
-                                           context)
+            return self._insert_escalation(tenant, phone, reason, summary_es, summary_en, context)
 
-    def _insert_escalation(self, tenant: str, phone: str, reason: str, summary_es: str,
-                           summary_en: str, context: dict[str, Any]) -> EscalationRecord:
+    def _insert_escalation(
+        self,
+        tenant: str,
+        phone: str,
+        reason: str,
+        summary_es: str,
+        summary_en: str,
+        context: dict[str, Any],
+    ) -> EscalationRecord:
         created_at = self._now()
         encoded = json.dumps(context, ensure_ascii=False, sort_keys=True)
-        row = self._execute(_INSERT_ESCALATION, (
-            tenant, phone, reason, summary_es, summary_en, encoded,
-            created_at.isoformat())).fetchone()
+        row = self._execute(
+            _INSERT_ESCALATION,
+            (tenant, phone, reason, summary_es, summary_en, encoded, created_at.isoformat()),
+        ).fetchone()
         return EscalationRecord(
-            id=int(row[0]), tenant=tenant, phone=phone, reason=reason, summary_es=summary_es,
-            summary_en=summary_en, context=json.loads(encoded), created_at=created_at)
+            id=int(row[0]),
+            tenant=tenant,
+            phone=phone,
+            reason=reason,
+            summary_es=summary_es,
+            summary_en=summary_en,
+            context=json.loads(encoded),
+            created_at=created_at,
+        )
 
     def assign_agent(self, tenant: str, phone: str, agent_id: str) -> Conversation:
         with self._transaction():
             current = self.get(tenant, phone)
-            return self._upsert(replace(current, state=ConversationState.HUMAN_ACTIVE,
-                                        agent_id=agent_id))
+            return self._upsert(
+                replace(current, state=ConversationState.HUMAN_ACTIVE, agent_id=agent_id)
+            )
 
     def release_to_bot(self, tenant: str, phone: str) -> Conversation:
         with self._transaction():
             current = self.get(tenant, phone)
-            return self._upsert(replace(current, state=ConversationState.BOT, agent_id=None,
-                                        pending_question=None))
+            return self._upsert(
+                replace(current, state=ConversationState.BOT, agent_id=None, pending_question=None)
+            )
 
     def escalations(self, tenant: str, phone: str) -> list[EscalationRecord]:
         return [_escalation(row) for row in self._fetchall(_SELECT_ESCALATIONS, (tenant, phone))]
@@ -259,9 +306,12 @@ class SqlConversationStore:
     def in_state(self, tenant: str, state: ConversationState) -> list[WaitingConversation]:
         """The tenant's conversations in `state` with their latest escalation, least recently
         changed first (the one waiting longest heads the agents' queue)."""
-        return [WaitingConversation(_conversation(row[:8]),
-                                    _escalation(row[8:]) if row[8] is not None else None)
-                for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))]
+        return [
+            WaitingConversation(
+                _conversation(row[:8]), _escalation(row[8:]) if row[8] is not None else None
+            )
+            for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))
+        ]
 
     @property
     def dialect(self) -> str:
@@ -279,12 +329,25 @@ class SqlConversationStore:
 
 def _conversation(row: Any) -> Conversation:
     return Conversation(
-        tenant=row[0], phone=row[1], state=ConversationState(row[2]),
-        verified_account=row[3], pending_question=row[4], language=Language(row[5]),
-        agent_id=row[6], updated_at=datetime.fromisoformat(row[7]))
+        tenant=row[0],
+        phone=row[1],
+        state=ConversationState(row[2]),
+        verified_account=row[3],
+        pending_question=row[4],
+        language=Language(row[5]),
+        agent_id=row[6],
+        updated_at=datetime.fromisoformat(row[7]),
+    )
 
 
 def _escalation(row: Any) -> EscalationRecord:
     return EscalationRecord(
-        id=int(row[0]), tenant=row[1], phone=row[2], reason=row[3], summary_es=row[4],
-        summary_en=row[5], context=json.loads(row[6]), created_at=datetime.fromisoformat(row[7]))
+        id=int(row[0]),
+        tenant=row[1],
+        phone=row[2],
+        reason=row[3],
+        summary_es=row[4],
+        summary_en=row[5],
+        context=json.loads(row[6]),
+        created_at=datetime.fromisoformat(row[7]),
+    )

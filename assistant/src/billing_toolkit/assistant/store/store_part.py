@@ -13,8 +13,14 @@ class StorePart:
     """A part of the store (the message log, the coordination) on the store's connection.
     `schema` is created at once, under the dialect's schema lock."""
 
-    def __init__(self, connection: Any, dialect: Any, lock: threading.RLock,
-                 now: Callable[[], datetime], schema: Sequence[str]) -> None:
+    def __init__(
+        self,
+        connection: Any,
+        dialect: Any,
+        lock: threading.RLock,
+        now: Callable[[], datetime],
+        schema: Sequence[str],
+    ) -> None:
         self._connection = connection
         self._dialect = dialect
         self._lock = lock

@@ -51,10 +51,14 @@ _MINUS = "-"
 
 _GROUP_SPACE = "[ \u00a0\u202f]"
 """A space, no-break space or narrow no-break space between thousands groups."""
-_NUMBER = re.compile(rf"(?<!\d)\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}(?!\d|[.,]\d)"
-                     r"|(?<!\d)\d+(?:[.,:/-]\d+)*")
-_AMOUNT_SHAPE = re.compile(rf"\d{{1,3}}(?:[.,]\d{{3}})*[.,]\d{{1,2}}|\d+[.,]\d{{1,2}}"
-                           rf"|\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}")
+_NUMBER = re.compile(
+    rf"(?<!\d)\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}(?!\d|[.,]\d)"
+    r"|(?<!\d)\d+(?:[.,:/-]\d+)*"
+)
+_AMOUNT_SHAPE = re.compile(
+    rf"\d{{1,3}}(?:[.,]\d{{3}})*[.,]\d{{1,2}}|\d+[.,]\d{{1,2}}"
+    rf"|\d{{1,3}}(?:{_GROUP_SPACE}\d{{3}})+[.,]\d{{1,2}}"
+)
 _NOT_AFTER_ALNUM = r"(?<![^\W_])"
 _DASH = "[-\u2212\u2012\u2013\ufe63\uff0d]"
 _CURRENCY = r"(?i:US\$|USD|VES|Bs\.?|\$)"
@@ -72,12 +76,12 @@ def _canonical_sign(match: re.Match[str]) -> str:
     ambiguous detached dash. A line-start bullet becomes `•`, no sign at all; a dash after
     a letter or digit (`2026-12-10`, `V-12345678`) is left alone."""
     text, start = match.string, match.start()
-    line = text[text.rfind("\n", 0, start) + 1:start]
+    line = text[text.rfind("\n", 0, start) + 1 : start]
     if match["gap"] and not line.strip(" \t"):
         return "\u2022" + match[0][1:]
     if _CURRENCY_BEFORE.search(text, max(0, start - _CURRENCY_REACH), start):
         return " " + _MINUS
-    if text[start - 1:start].isalnum():
+    if text[start - 1 : start].isalnum():
         return match[0]
     if match["currency"]:
         return match["currency"] + " " + _MINUS
@@ -102,8 +106,15 @@ def signed_numbers(canonical: str) -> list[tuple[int, str]]:
     tokens = []
     for match in _NUMBER.finditer(canonical):
         start = match.start()
-        sign = next((s for s in (AMBIGUOUS, _MINUS) if canonical[start - len(s):start] == s
-                     and not canonical[start - len(s) - 1:start - len(s)].isalnum()), "")
+        sign = next(
+            (
+                s
+                for s in (AMBIGUOUS, _MINUS)
+                if canonical[start - len(s) : start] == s
+                and not canonical[start - len(s) - 1 : start - len(s)].isalnum()
+            ),
+            "",
+        )
         tokens.append((start, sign + match[0]))
     return tokens
 
@@ -116,7 +127,7 @@ def amount_value(token: str) -> Decimal | None:
         return None
     cut = max(body.rfind("."), body.rfind(","))
     integer = re.sub(r"\D", "", body[:cut])
-    return Decimal(f"{sign}{integer}.{body[cut + 1:]}")
+    return Decimal(f"{sign}{integer}.{body[cut + 1 :]}")
 
 
 def wire_amount(text: str) -> Decimal | None:

@@ -26,20 +26,74 @@ from enum import StrEnum
 from billing_toolkit.assistant.text.language import Language
 
 _MONTHS_ES = {
-    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7,
-    "agosto": 8, "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11,
+    "enero": 1,
+    "febrero": 2,
+    "marzo": 3,
+    "abril": 4,
+    "mayo": 5,
+    "junio": 6,
+    "julio": 7,
+    "agosto": 8,
+    "septiembre": 9,
+    "setiembre": 9,
+    "octubre": 10,
+    "noviembre": 11,
     "diciembre": 12,
 }
 _MONTHS_EN = {
-    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
-    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-    "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
 }
-_ES_NAMES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-             "septiembre", "octubre", "noviembre", "diciembre")
-_EN_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
-             "September", "October", "November", "December")
+_ES_NAMES = (
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
+_EN_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 class DateStyle(StrEnum):
@@ -94,8 +148,9 @@ def _safe_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _named(start: int, end: int, literal: str, style: DateStyle, year: str | None,
-           month: int, day: int) -> DateMention:
+def _named(
+    start: int, end: int, literal: str, style: DateStyle, year: str | None, month: int, day: int
+) -> DateMention:
     if year is not None:
         return DateMention(start, end, literal, style, _safe_date(int(year), month, day))
     real_day = _safe_date(2024, month, day) is not None  # a leap year: 29 Feb is a real day
@@ -115,12 +170,17 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         readings = {d for d in (local, other) if d is not None}
         value = readings.pop() if len(readings) == 1 else local if day_first is not None else None
         found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value))
-    spanish = ((m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower()], int(m[1]))
-               for m in _SPANISH.finditer(text))
-    month_first = ((m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], int(m[2]))
-                   for m in _ENGLISH_MONTH_FIRST.finditer(text))
-    day_first = ((m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], int(m[1]))
-                 for m in _ENGLISH_DAY_FIRST.finditer(text))
+    spanish = (
+        (m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower()], int(m[1])) for m in _SPANISH.finditer(text)
+    )
+    month_first = (
+        (m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], int(m[2]))
+        for m in _ENGLISH_MONTH_FIRST.finditer(text)
+    )
+    day_first = (
+        (m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], int(m[1]))
+        for m in _ENGLISH_DAY_FIRST.finditer(text)
+    )
     for generator in (spanish, month_first, day_first):
         for m, style, month, day in generator:
             found.append(_named(m.start(), m.end(), m[0], style, m[3], month, day))

@@ -149,34 +149,71 @@ _PATTERNS: tuple[tuple[IdentifierKind, re.Pattern[str]], ...] = (
     # Invoice-shaped: INV, an optional dash, then digit groups joined by dashes.
     # Extra letters or digits glued on the end belong to the literal (INV-2026-008263A is
     # not INV-2026-008263); spaces, underscores and slashes between groups are read too.
-    (IdentifierKind.INVOICE, re.compile(
-        rf"{_NOT_AFTER_WORD}{_INV}[\s_/]?{_DASH}?[\s_/]?[0-9]+(?:[\s_/]?{_DASH}?[\s_/]?[0-9]+)?"
-        rf"(?:\s?{_DASH}\s?[0-9]+)*[0-9A-Za-z]*", re.IGNORECASE)),
+    (
+        IdentifierKind.INVOICE,
+        re.compile(
+            rf"{_NOT_AFTER_WORD}{_INV}[\s_/]?{_DASH}?[\s_/]?[0-9]+(?:[\s_/]?{_DASH}?[\s_/]?[0-9]+)?"
+            rf"(?:\s?{_DASH}\s?[0-9]+)*[0-9A-Za-z]*",
+            re.IGNORECASE,
+        ),
+    ),
     # A bare `2026-008263`: the number without its prefix.
-    (IdentifierKind.INVOICE, re.compile(rf"(?<![0-9A-Za-z/.,-])20[0-9]{{2}}{_DASH}[0-9]{{6}}(?![0-9A-Za-z])")),
-    (IdentifierKind.PAYMENT, re.compile(
-        rf"{_NOT_AFTER_WORD}PAY{_DASH}[0-9]{{10}}(?![0-9])", re.IGNORECASE)),
-    (IdentifierKind.PLAN, re.compile(
-        rf"{_NOT_AFTER_WORD}PLN(?:{_DASH}[0-9A-Z]+)+(?![0-9A-Za-z])", re.IGNORECASE)),
+    (
+        IdentifierKind.INVOICE,
+        re.compile(rf"(?<![0-9A-Za-z/.,-])20[0-9]{{2}}{_DASH}[0-9]{{6}}(?![0-9A-Za-z])"),
+    ),
+    (
+        IdentifierKind.PAYMENT,
+        re.compile(rf"{_NOT_AFTER_WORD}PAY{_DASH}[0-9]{{10}}(?![0-9])", re.IGNORECASE),
+    ),
+    (
+        IdentifierKind.PLAN,
+        re.compile(rf"{_NOT_AFTER_WORD}PLN(?:{_DASH}[0-9A-Z]+)+(?![0-9A-Za-z])", re.IGNORECASE),
+    ),
     # RIF: J/G/P with optional dashes; V/E only with the dash before the check digit, so a
     # nine-digit cédula `V-123456789` is not misread as a RIF.
-    (IdentifierKind.NATIONAL_ID, re.compile(
-        rf"{_NOT_AFTER_WORD}(?:[JGP]{_DASH}?[0-9]{{8}}{_DASH}?[0-9](?![0-9])"
-        rf"|[VE]{_DASH}?[0-9]{{8}}{_RIF_CHECK})", re.IGNORECASE)),
-    (IdentifierKind.NATIONAL_ID, re.compile(
-        rf"{_NOT_AFTER_WORD}[VE](?:{_DASH}|\s)?(?:[0-9]{{1,3}}(?:\.[0-9]{{3}}){{1,2}}|[0-9]{{6,9}})"
-        r"(?![0-9]|[.,][0-9])", re.IGNORECASE)),
-    (IdentifierKind.PHONE, re.compile(
-        r"(?<![0-9A-Za-z+])(?:\+[1-9](?:[\s-]?[0-9]){7,14}|0[24][0-9]{2}(?:[\s-]?[0-9]){7})"
-        r"(?![0-9])")),
-    (IdentifierKind.ACCOUNT, re.compile(
-        r"(?<![0-9A-Za-z+.,/-])" + contract_formats().searchable(IdentifierFormat.ACCOUNT_NUMBER)
-        + r"(?![0-9]|[.,][0-9])")),
+    (
+        IdentifierKind.NATIONAL_ID,
+        re.compile(
+            rf"{_NOT_AFTER_WORD}(?:[JGP]{_DASH}?[0-9]{{8}}{_DASH}?[0-9](?![0-9])"
+            rf"|[VE]{_DASH}?[0-9]{{8}}{_RIF_CHECK})",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        IdentifierKind.NATIONAL_ID,
+        re.compile(
+            rf"{_NOT_AFTER_WORD}[VE](?:{_DASH}|\s)?(?:[0-9]{{1,3}}(?:\.[0-9]{{3}}){{1,2}}|[0-9]{{6,9}})"
+            r"(?![0-9]|[.,][0-9])",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        IdentifierKind.PHONE,
+        re.compile(
+            r"(?<![0-9A-Za-z+])(?:\+[1-9](?:[\s-]?[0-9]){7,14}|0[24][0-9]{2}(?:[\s-]?[0-9]){7})"
+            r"(?![0-9])"
+        ),
+    ),
+    (
+        IdentifierKind.ACCOUNT,
+        re.compile(
+            r"(?<![0-9A-Za-z+.,/-])"
+            + contract_formats().searchable(IdentifierFormat.ACCOUNT_NUMBER)
+            + r"(?![0-9]|[.,][0-9])"
+        ),
+    ),
     # A number introduced as an account number but not shaped like one: "cuenta 10000048".
-    (IdentifierKind.ACCOUNT, re.compile(
-        r"\b(?:cuenta|account|contrato)(?:\s+(?:n(?:o|ro|um|°|º)\.?|number|numero|número|#))?"
-        r"(?:\s+(?:es|is))?:?\s*([0-9][0-9 .-]{4,}[0-9])(?![0-9]|[.,][0-9])", re.IGNORECASE)),
+    (
+        IdentifierKind.ACCOUNT,
+        re.compile(
+            r"\b(?:cuenta|account|contrato)(?:\s+(?:n(?:o|ro|um|°|º)\.?|number|numero|número|#))?"
+            r"(?:\s+(?:es|is))?:?\s*([0-9][0-9 .-]{4,}[0-9])(?![0-9]|[.,][0-9])",
+            re.IGNORECASE,
+        ),
+    ),
 )
+
 
 def _invoice_reading(literal: str) -> str | None:
     """What a non-canonical invoice spelling reads as: look-alike letters as `INV`, groups
@@ -228,7 +265,10 @@ def _find(text: str, kinds: Collection[IdentifierKind]) -> list[Identifier]:
             literal = text[start:end]
             taken.append((start, end))
             normalized = _NORMALIZERS[kind](literal)
-            variant = (_invoice_reading(literal)
-                       if kind is IdentifierKind.INVOICE and normalized is None else None)
+            variant = (
+                _invoice_reading(literal)
+                if kind is IdentifierKind.INVOICE and normalized is None
+                else None
+            )
             found.append(Identifier(kind, literal, normalized, start, end, variant))
     return sorted(found, key=lambda identifier: identifier.start)

@@ -27,6 +27,6 @@ def mask_personal(text: str) -> str:
     pieces, last = [], 0
     for identifier in find_identifiers(text):
         if identifier.kind in _PERSONAL:
-            pieces += [text[last:identifier.start], hide(identifier.literal)]
+            pieces += [text[last : identifier.start], hide(identifier.literal)]
             last = identifier.end
     return "".join(pieces) + text[last:]

@@ -15,7 +15,7 @@ _SYMBOL = {"USD": "USD", "VES": "Bs."}
 
 def _group(integer: str, separator: str) -> str:
     head = len(integer) % 3 or 3
-    groups = [integer[:head]] + [integer[i:i + 3] for i in range(head, len(integer), 3)]
+    groups = [integer[:head]] + [integer[i : i + 3] for i in range(head, len(integer), 3)]
     return separator.join(groups)
 
 

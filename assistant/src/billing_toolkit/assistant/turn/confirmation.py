@@ -13,8 +13,10 @@ import re
 
 from billing_toolkit.assistant.text.folding import fold
 
-_YES = re.compile(r"\W*(?:(?:si|yes|yep|dale|ok|okay|claro|correcto|exacto|esa|esa misma|"
-                  r"por favor|please)\W*)+")
+_YES = re.compile(
+    r"\W*(?:(?:si|yes|yep|dale|ok|okay|claro|correcto|exacto|esa|esa misma|"
+    r"por favor|please)\W*)+"
+)
 
 
 def is_affirmative(message: str) -> bool:
@@ -30,4 +32,4 @@ def near(reading: str, candidate: str) -> bool:
     if len(reading) == len(candidate):
         return sum(a != b for a, b in zip(reading, candidate, strict=True)) == 1
     short, long = sorted((reading, candidate), key=len)
-    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

@@ -26,33 +26,54 @@ class EscalationReason(StrEnum):
 
 _HEADLINE: dict[EscalationReason, tuple[str, str]] = {
     EscalationReason.NO_CONTEXT: (
-        ("El cliente preguntó algo que no está en la base de conocimiento ni en el sistema de "
-        "facturación."),
-        ("The customer asked something that is neither in the knowledge base nor in the "
-        "billing system.")),
+        (
+            "El cliente preguntó algo que no está en la base de conocimiento ni en el sistema de "
+            "facturación."
+        ),
+        (
+            "The customer asked something that is neither in the knowledge base nor in the "
+            "billing system."
+        ),
+    ),
     EscalationReason.UNGROUNDED_OUTPUT: (
         "El bot iba a dar una cifra, identificador o cita sin respaldo; se detuvo por seguridad.",
-        ("The bot was about to state a figure, identifier or citation without support; it was "
-        "stopped for safety.")),
+        (
+            "The bot was about to state a figure, identifier or citation without support; it was "
+            "stopped for safety."
+        ),
+    ),
     EscalationReason.USER_REQUEST: (
         "El cliente pidió hablar con una persona.",
-        "The customer asked to talk to a person."),
+        "The customer asked to talk to a person.",
+    ),
     EscalationReason.TOOL_ERROR: (
         "No se pudo consultar el sistema de facturación (posible caída).",
-        "Could not query the billing system (possible outage)."),
+        "Could not query the billing system (possible outage).",
+    ),
     EscalationReason.CAPABILITY_MISSING: (
         "El cliente quiere algo que el bot todavía no puede consultar ni hacer.",
-        "The customer wants something the bot cannot query or do yet."),
+        "The customer wants something the bot cannot query or do yet.",
+    ),
     EscalationReason.FORBIDDEN_PHRASE: (
-        ("La respuesta del bot prometía algo que solo una persona puede decidir (reembolso, "
-        "exoneración, garantía, servicio restablecido o tono legal); se detuvo."),
-        ("The bot's reply promised something only a person can decide (refund, waiver, "
-        "guarantee, service restored or legal language); it was stopped.")),
+        (
+            "La respuesta del bot prometía algo que solo una persona puede decidir (reembolso, "
+            "exoneración, garantía, servicio restablecido o tono legal); se detuvo."
+        ),
+        (
+            "The bot's reply promised something only a person can decide (refund, waiver, "
+            "guarantee, service restored or legal language); it was stopped."
+        ),
+    ),
     EscalationReason.IDENTITY_UNVERIFIED: (
-        ("El cliente pide datos de una cuenta desde un teléfono que no es el registrado; hay "
-        "que verificar su identidad antes de darle información de la cuenta."),
-        ("The customer asks for account data from a phone that is not the registered one; "
-        "verify their identity before giving any account information.")),
+        (
+            "El cliente pide datos de una cuenta desde un teléfono que no es el registrado; hay "
+            "que verificar su identidad antes de darle información de la cuenta."
+        ),
+        (
+            "The customer asks for account data from a phone that is not the registered one; "
+            "verify their identity before giving any account information."
+        ),
+    ),
 }
 
 
@@ -85,8 +106,11 @@ class Escalation:
     context: EscalationContext
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reason": self.reason.value, "summary": asdict(self.summary),
-                "context": asdict(self.context)}
+        return {
+            "reason": self.reason.value,
+            "summary": asdict(self.summary),
+            "context": asdict(self.context),
+        }
 
 
 _OPTIONAL_FACTS = (
@@ -102,11 +126,15 @@ def _facts(context: EscalationContext) -> list[tuple[str, str]]:
     """(Spanish, English) lines: who, what they wrote, then whatever else is known."""
     if context.account_number:
         name = context.customer_name
-        who = (f"Cliente: {name or 'sin nombre'} (cuenta {context.account_number}).",
-               f"Customer: {name or 'no name'} (account {context.account_number}).")
+        who = (
+            f"Cliente: {name or 'sin nombre'} (cuenta {context.account_number}).",
+            f"Customer: {name or 'no name'} (account {context.account_number}).",
+        )
     else:
-        who = (f"Cliente sin identificar (teléfono {context.phone}).",
-               f"Unidentified customer (phone {context.phone}).")
+        who = (
+            f"Cliente sin identificar (teléfono {context.phone}).",
+            f"Unidentified customer (phone {context.phone}).",
+        )
     lines = [who, (f"Mensaje: «{context.message}»", f"Message: “{context.message}”")]
     for field_name, es, en in _OPTIONAL_FACTS:
         value = getattr(context, field_name)
@@ -119,6 +147,5 @@ def _facts(context: EscalationContext) -> list[tuple[str, str]]:
 def escalate(reason: EscalationReason, context: EscalationContext) -> Escalation:
     """Build the escalation the human agent receives."""
     lines = [_HEADLINE[reason], *_facts(context)]
-    summary = AgentSummary(es="\n".join(es for es, _ in lines),
-                           en="\n".join(en for _, en in lines))
+    summary = AgentSummary(es="\n".join(es for es, _ in lines), en="\n".join(en for _, en in lines))
     return Escalation(reason, summary, context)

@@ -57,15 +57,19 @@ class Identity:
 _CLAIMS = {IdentifierKind.ACCOUNT, IdentifierKind.NATIONAL_ID}
 
 
-def _verify_claims(capabilities: BillingCapabilities, claims: Sequence[Identifier],
-                   lookups: list[ToolResult]) -> Identity:
+def _verify_claims(
+    capabilities: BillingCapabilities, claims: Sequence[Identifier], lookups: list[ToolResult]
+) -> Identity:
     keys = [(claim.kind, claim.normalized) for claim in claims if claim.normalized is not None]
     if len(keys) != len(claims):
         return Identity(IdentityStatus.NOT_FOUND, tuple(lookups))
     accounts: set[str] = set()
     for kind, key in keys:
-        result = (capabilities.customer_by_account(key) if kind is IdentifierKind.ACCOUNT
-                  else capabilities.customer_by_national_id(key))
+        result = (
+            capabilities.customer_by_account(key)
+            if kind is IdentifierKind.ACCOUNT
+            else capabilities.customer_by_national_id(key)
+        )
         lookups.append(result)
         if result.should_escalate:
             return Identity(IdentityStatus.OUTAGE, tuple(lookups))
@@ -76,8 +80,14 @@ def _verify_claims(capabilities: BillingCapabilities, claims: Sequence[Identifie
     return Identity(status, tuple(lookups))
 
 
-def identify(capabilities: BillingCapabilities, phone: str, conversation: Conversation,
-             identifiers: Sequence[Identifier], *, two_factor: bool = False) -> Identity:
+def identify(
+    capabilities: BillingCapabilities,
+    phone: str,
+    conversation: Conversation,
+    identifiers: Sequence[Identifier],
+    *,
+    two_factor: bool = False,
+) -> Identity:
     """Identify the writer of one message (see the module docstring for the order)."""
     lookups: list[ToolResult] = []
     if conversation.verified_account:
@@ -99,16 +109,23 @@ def identify(capabilities: BillingCapabilities, phone: str, conversation: Conver
     return _verify_claims(capabilities, claims, lookups)
 
 
-_CUSTOMER_FIELD = {IdentifierKind.ACCOUNT: "account_number",
-                   IdentifierKind.NATIONAL_ID: "national_id", IdentifierKind.PHONE: "phone"}
+_CUSTOMER_FIELD = {
+    IdentifierKind.ACCOUNT: "account_number",
+    IdentifierKind.NATIONAL_ID: "national_id",
+    IdentifierKind.PHONE: "phone",
+}
 
 
-def claims_of_someone_else(identifiers: Sequence[Identifier],
-                           customer: Mapping[str, Any]) -> list[Identifier]:
+def claims_of_someone_else(
+    identifiers: Sequence[Identifier], customer: Mapping[str, Any]
+) -> list[Identifier]:
     """The account numbers, national IDs and phones in a message that are not `customer`'s.
 
     Identity came from the phone; a different account number in the message does not switch
     customers, it is a key that — for this customer — does not exist.
     """
-    return [i for i in identifiers if i.kind in _CUSTOMER_FIELD
-            and i.normalized != customer.get(_CUSTOMER_FIELD[i.kind])]
+    return [
+        i
+        for i in identifiers
+        if i.kind in _CUSTOMER_FIELD and i.normalized != customer.get(_CUSTOMER_FIELD[i.kind])
+    ]

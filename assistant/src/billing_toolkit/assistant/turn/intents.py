@@ -62,9 +62,17 @@ class Intent(StrEnum):
     UNSUPPORTED = "unsupported"
 
 
-PERSONAL_INTENTS = frozenset({Intent.BALANCE, Intent.INVOICES, Intent.INVOICE,
-                              Intent.LAST_PAYMENT, Intent.PLAN, Intent.BILL_CHANGE,
-                              Intent.SERVICE})
+PERSONAL_INTENTS = frozenset(
+    {
+        Intent.BALANCE,
+        Intent.INVOICES,
+        Intent.INVOICE,
+        Intent.LAST_PAYMENT,
+        Intent.PLAN,
+        Intent.BILL_CHANGE,
+        Intent.SERVICE,
+    }
+)
 """Intents answered from the subscriber's own record: only for a proven identity."""
 
 
@@ -99,11 +107,21 @@ _WANTS = {
     IntentLabel.PAYMENT_REPORT: ("record_payment", "reportar un pago / report a payment"),
 }
 _OTHER_ACTIONS = (
-    ("usage", "consumo de datos / data usage", re.compile(
-        r"\bconsumo de (?:datos|internet)\b|\bcuantos (?:gb|gigas|megas) (?:he )?(?:usado|gastado)"
-        r"|\b(?:data usage|how much data)\b")),
-    ("invoice_document", "factura en PDF o física / invoice as a document", re.compile(
-        r"\b(?:factura|invoice|bill|recibo)\b(?: \S+){0,3} (?:en |in |as )?(?:pdf|fisica)\b")),
+    (
+        "usage",
+        "consumo de datos / data usage",
+        re.compile(
+            r"\bconsumo de (?:datos|internet)\b|\bcuantos (?:gb|gigas|megas) (?:he )?(?:usado|gastado)"
+            r"|\b(?:data usage|how much data)\b"
+        ),
+    ),
+    (
+        "invoice_document",
+        "factura en PDF o física / invoice as a document",
+        re.compile(
+            r"\b(?:factura|invoice|bill|recibo)\b(?: \S+){0,3} (?:en |in |as )?(?:pdf|fisica)\b"
+        ),
+    ),
 )
 _TOPICS = {
     IntentLabel.SERVICE_DOWN: "suspensión y reconexión del servicio suspension reconnection",
@@ -112,7 +130,8 @@ _TOPICS = {
     IntentLabel.EXCHANGE_RATE: "tasa de cambio exchange rate bolívares",
 }
 _SINGLE_INVOICE = re.compile(
-    r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b")
+    r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b"
+)
 _OVERDUE = re.compile(r"\b(?:vencidas|overdue|pendientes|unpaid)\b")
 
 
@@ -149,13 +168,21 @@ def _from_label(prediction: IntentPrediction, text: str) -> Route:
         return Route(intent, capability, {}, cue, _TOPICS.get(label))
     if label in (IntentLabel.INVOICE_LIST, IntentLabel.INVOICE):
         # "invoice" without a number in the message: the latest one.
-        return Route(Intent.INVOICES, "invoices",
-                     _invoices_params(text, single=label is IntentLabel.INVOICE), cue)
+        return Route(
+            Intent.INVOICES,
+            "invoices",
+            _invoices_params(text, single=label is IntentLabel.INVOICE),
+            cue,
+        )
     return Route(Intent.POLICY, None, {}, cue, _TOPICS.get(label))
 
 
-def route(message: str, identifiers: Sequence[Identifier] = (), *,
-          classifier: IntentClassifier | None = None) -> Route:
+def route(
+    message: str,
+    identifiers: Sequence[Identifier] = (),
+    *,
+    classifier: IntentClassifier | None = None,
+) -> Route:
     """Route one message (or clause); `identifiers` are the ones already found in it."""
     text = fold(message)
     for label, pattern in ACTIONS:
@@ -170,13 +197,15 @@ def route(message: str, identifiers: Sequence[Identifier] = (), *,
     invoices = [i for i in identifiers if i.kind is IdentifierKind.INVOICE]
     if invoices:
         if BILL_INCREASE.search(text) or (
-                prediction is not None and prediction.label is IntentLabel.BILL_INCREASE):
+            prediction is not None and prediction.label is IntentLabel.BILL_INCREASE
+        ):
             return Route(Intent.BILL_CHANGE, "bill_change", {}, invoices[0].literal)
         return Route(Intent.INVOICE, "invoice_by_number", {}, invoices[0].literal)
     courtesy = short_courtesy(text)
     if courtesy is not None:
-        return Route(Intent.GREETING if courtesy is IntentLabel.GREETING else Intent.THANKS,
-                     None, {}, text)
+        return Route(
+            Intent.GREETING if courtesy is IntentLabel.GREETING else Intent.THANKS, None, {}, text
+        )
     if prediction is None:
         return Route(Intent.POLICY, None)
     return _from_label(prediction, text)
@@ -185,16 +214,20 @@ def route(message: str, identifiers: Sequence[Identifier] = (), *,
 _COURTESY_LABELS = frozenset({IntentLabel.GREETING, IntentLabel.THANKS})
 
 
-def _beyond_courtesy(classifier: IntentClassifier | None, message: str,
-                     text: str) -> IntentPrediction | None:
+def _beyond_courtesy(
+    classifier: IntentClassifier | None, message: str, text: str
+) -> IntentPrediction | None:
     """The model's reading of `message`, looking past a greeting or thanks around it."""
     prediction = _classify(classifier, message)
     core = without_courtesy(text)
     if prediction is None or prediction.label not in _COURTESY_LABELS or core in ("", text):
         return prediction
     inner = _classify(classifier, core)
-    if inner is not None and inner.label not in _COURTESY_LABELS \
-            and inner.confidence >= MIN_CONFIDENCE:
+    if (
+        inner is not None
+        and inner.label not in _COURTESY_LABELS
+        and inner.confidence >= MIN_CONFIDENCE
+    ):
         return inner
     return prediction
 
@@ -202,6 +235,7 @@ def _beyond_courtesy(classifier: IntentClassifier | None, message: str,
 def _classify(classifier: IntentClassifier | None, message: str) -> IntentPrediction | None:
     if classifier is None:
         from billing_toolkit.assistant.understanding.models import default_classifier
+
         classifier = default_classifier()
     return classifier.classify(message)
 
@@ -209,7 +243,8 @@ def _classify(classifier: IntentClassifier | None, message: str) -> IntentPredic
 _IDENTIFIER_STATEMENT = re.compile(
     r"^(?:y |and |,)?\s*(?:mi |my |el |la |the |este es |this is )?(?:numero de |number of )?"
     r"(?:cuenta|cedula|cedula de identidad|rif|telefono|numero|account|id|national id|phone|"
-    r"factura|invoice)(?: number| de cuenta)?\s*(?:es|is|:|=)?\s*$")
+    r"factura|invoice)(?: number| de cuenta)?\s*(?:es|is|:|=)?\s*$"
+)
 
 
 def states_identifier(clause: str, identifiers: Sequence[Identifier]) -> bool:
@@ -222,13 +257,27 @@ def states_identifier(clause: str, identifiers: Sequence[Identifier]) -> bool:
     return bool(_IDENTIFIER_STATEMENT.match(" ".join(fold(text).split())))
 
 
-_ANSWERABLE_TOGETHER = frozenset({Intent.BALANCE, Intent.INVOICES, Intent.LAST_PAYMENT,
-                                  Intent.PLAN, Intent.BILL_CHANGE, Intent.SERVICE,
-                                  Intent.POLICY, Intent.UNSUPPORTED, Intent.INVOICE})
+_ANSWERABLE_TOGETHER = frozenset(
+    {
+        Intent.BALANCE,
+        Intent.INVOICES,
+        Intent.LAST_PAYMENT,
+        Intent.PLAN,
+        Intent.BILL_CHANGE,
+        Intent.SERVICE,
+        Intent.POLICY,
+        Intent.UNSUPPORTED,
+        Intent.INVOICE,
+    }
+)
 
 
-def route_parts(message: str, identifiers: Sequence[Identifier] = (), *,
-                classifier: IntentClassifier | None = None) -> list[RoutedPart]:
+def route_parts(
+    message: str,
+    identifiers: Sequence[Identifier] = (),
+    *,
+    classifier: IntentClassifier | None = None,
+) -> list[RoutedPart]:
     """The message's parts: one per clause that asks something different, in order.
 
     A message is split only when at least two clauses land on different answerable intents

@@ -22,44 +22,75 @@ _KIND_LABEL: dict[IdentifierKind, tuple[str, str]] = {
     IdentifierKind.PAYMENT: ("el pago", "payment"),
 }
 _EMPTY: dict[str, tuple[str, str]] = {
-    "balance": ("No encontré un saldo registrado para tu cuenta.",
-                "I could not find a balance for your account."),
-    "invoices": ("No encontré facturas en tu cuenta.",
-                 "I could not find any invoices on your account."),
-    "last_payment": ("No encontré pagos registrados en tu cuenta.",
-                     "I could not find any payments on your account."),
-    "plan": ("No encontré un plan activo en tu cuenta.",
-             "I could not find an active plan on your account."),
-    "bill_change": ("No encontré dos facturas tuyas para comparar.",
-                    "I could not find two invoices of yours to compare."),
+    "balance": (
+        "No encontré un saldo registrado para tu cuenta.",
+        "I could not find a balance for your account.",
+    ),
+    "invoices": (
+        "No encontré facturas en tu cuenta.",
+        "I could not find any invoices on your account.",
+    ),
+    "last_payment": (
+        "No encontré pagos registrados en tu cuenta.",
+        "I could not find any payments on your account.",
+    ),
+    "plan": (
+        "No encontré un plan activo en tu cuenta.",
+        "I could not find an active plan on your account.",
+    ),
+    "bill_change": (
+        "No encontré dos facturas tuyas para comparar.",
+        "I could not find two invoices of yours to compare.",
+    ),
 }
 _HANDOFF: dict[EscalationReason, tuple[str, str]] = {
     EscalationReason.USER_REQUEST: (
         "Claro, te comunico con un asesor. Te escribirá por este mismo chat en breve.",
-        "Sure, I'm passing you to an agent. They will write to you in this chat shortly."),
+        "Sure, I'm passing you to an agent. They will write to you in this chat shortly.",
+    ),
     EscalationReason.TOOL_ERROR: (
-        ("En este momento no puedo consultar el sistema de facturación. Te comunico con un "
-        "asesor, que te escribirá por este mismo chat."),
-        ("I can't reach the billing system right now. I'm passing you to an agent, who will "
-        "write to you in this chat.")),
+        (
+            "En este momento no puedo consultar el sistema de facturación. Te comunico con un "
+            "asesor, que te escribirá por este mismo chat."
+        ),
+        (
+            "I can't reach the billing system right now. I'm passing you to an agent, who will "
+            "write to you in this chat."
+        ),
+    ),
     EscalationReason.IDENTITY_UNVERIFIED: (
-        ("Este número de WhatsApp no está registrado en tu cuenta, así que no puedo darte datos "
-        "de la cuenta por aquí. Te comunico con un asesor para verificar tu identidad; te "
-        "escribirá por este mismo chat."),
-        ("This WhatsApp number is not registered on your account, so I can't share account "
-        "details here. I'm passing you to an agent to verify your identity; they will write to "
-        "you in this chat.")),
+        (
+            "Este número de WhatsApp no está registrado en tu cuenta, así que no puedo darte datos "
+            "de la cuenta por aquí. Te comunico con un asesor para verificar tu identidad; te "
+            "escribirá por este mismo chat."
+        ),
+        (
+            "This WhatsApp number is not registered on your account, so I can't share account "
+            "details here. I'm passing you to an agent to verify your identity; they will write to "
+            "you in this chat."
+        ),
+    ),
     EscalationReason.CAPABILITY_MISSING: (
-        ("Eso lo tiene que hacer una persona: te comunico con un asesor, que ya sabe lo que "
-        "necesitas y te escribirá por este mismo chat."),
-        ("A person has to do that: I'm passing you to an agent, who already knows what you need "
-        "and will write to you in this chat.")),
+        (
+            "Eso lo tiene que hacer una persona: te comunico con un asesor, que ya sabe lo que "
+            "necesitas y te escribirá por este mismo chat."
+        ),
+        (
+            "A person has to do that: I'm passing you to an agent, who already knows what you need "
+            "and will write to you in this chat."
+        ),
+    ),
 }
 _HANDOFF_DEFAULT = (
-    ("Para darte una respuesta correcta te comunico con un asesor, que te escribirá por este "
-    "mismo chat en breve."),
-    ("To give you an accurate answer I'm passing you to an agent, who will write to you in "
-    "this chat shortly."))
+    (
+        "Para darte una respuesta correcta te comunico con un asesor, que te escribirá por este "
+        "mismo chat en breve."
+    ),
+    (
+        "To give you an accurate answer I'm passing you to an agent, who will write to you in "
+        "this chat shortly."
+    ),
+)
 
 
 def _pick(pair: tuple[str, str], language: Language) -> str:
@@ -71,44 +102,71 @@ def _first_name(name: str | None) -> str:
 
 
 def ask_identity(language: Language) -> str:
-    return _pick((
-        ("Para ayudarte con tu facturación necesito ubicar tu cuenta, porque este número de "
-        "WhatsApp no está registrado. Envíame tu número de cuenta o tu cédula con la letra "
-        "(V o E)."),
-        ("To help you with your billing I need to find your account, because this WhatsApp "
-        "number is not registered. Please send me your account number or your ID (cédula) "
-        "with its letter (V or E).")), language)
+    return _pick(
+        (
+            (
+                "Para ayudarte con tu facturación necesito ubicar tu cuenta, porque este número de "
+                "WhatsApp no está registrado. Envíame tu número de cuenta o tu cédula con la letra "
+                "(V o E)."
+            ),
+            (
+                "To help you with your billing I need to find your account, because this WhatsApp "
+                "number is not registered. Please send me your account number or your ID (cédula) "
+                "with its letter (V or E)."
+            ),
+        ),
+        language,
+    )
 
 
 def ask_two_factor(language: Language) -> str:
     """The tenant opted into self-service from other phones: both keys are needed."""
-    return _pick((
-        ("Este número de WhatsApp no está registrado en ninguna cuenta. Para darte datos de tu "
-        "cuenta necesito tu número de cuenta y tu cédula con la letra (V o E), los dos en el "
-        "mismo mensaje."),
-        ("This WhatsApp number is not registered on any account. To give you account "
-        "information I need your account number and your ID (cédula) with its letter (V or "
-        "E), both in the same message.")), language)
+    return _pick(
+        (
+            (
+                "Este número de WhatsApp no está registrado en ninguna cuenta. Para darte datos de tu "
+                "cuenta necesito tu número de cuenta y tu cédula con la letra (V o E), los dos en el "
+                "mismo mensaje."
+            ),
+            (
+                "This WhatsApp number is not registered on any account. To give you account "
+                "information I need your account number and your ID (cédula) with its letter (V or "
+                "E), both in the same message."
+            ),
+        ),
+        language,
+    )
 
 
 def identity_not_found(language: Language) -> str:
-    return _pick((
-        ("No encontré ninguna cuenta con ese dato. Revísalo y envíamelo de nuevo, o escribe "
-        "«asesor» para hablar con una persona."),
-        ("I could not find an account with that information. Please check it and send it "
-        "again, or write “agent” to talk to a person.")), language)
+    return _pick(
+        (
+            (
+                "No encontré ninguna cuenta con ese dato. Revísalo y envíamelo de nuevo, o escribe "
+                "«asesor» para hablar con una persona."
+            ),
+            (
+                "I could not find an account with that information. Please check it and send it "
+                "again, or write “agent” to talk to a person."
+            ),
+        ),
+        language,
+    )
 
 
 def identity_confirmed(name: str | None, language: Language) -> str:
     first = _first_name(name)
-    return _pick((
-        f"Gracias{', ' + first if first else ''}: ya ubiqué tu cuenta. ¿En qué te puedo ayudar?",
-        f"Thank you{', ' + first if first else ''}: I found your account. How can I help you?"),
-        language)
+    return _pick(
+        (
+            f"Gracias{', ' + first if first else ''}: ya ubiqué tu cuenta. ¿En qué te puedo ayudar?",
+            f"Thank you{', ' + first if first else ''}: I found your account. How can I help you?",
+        ),
+        language,
+    )
 
 
 def not_found(identifiers: Sequence[Identifier], language: Language) -> str:
-    """"Not found" for identifiers the subscriber gave that are not theirs or do not exist."""
+    """ "Not found" for identifiers the subscriber gave that are not theirs or do not exist."""
     if language is Language.ENGLISH:
         items = " or ".join(f"{_KIND_LABEL[i.kind][1]} {i.literal}" for i in identifiers)
         return f"I could not find {items} on your account. Please check it and try again."
@@ -123,48 +181,72 @@ def nothing_on_record(capability: str, language: Language) -> str:
 
 def greeting(name: str | None, language: Language) -> str:
     first = _first_name(name)
-    return _pick((
-        (f"¡Hola{' ' + first if first else ''}! Soy el asistente de facturación. Puedo decirte tu "
-        "saldo, tus facturas, tu último pago o tu plan, y explicarte nuestras políticas. "
-        "¿En qué te ayudo?"),
-        (f"Hi{' ' + first if first else ''}! I'm the billing assistant. I can tell you your "
-        "balance, your invoices, your last payment or your plan, and explain our policies. "
-        "How can I help?")), language)
+    return _pick(
+        (
+            (
+                f"¡Hola{' ' + first if first else ''}! Soy el asistente de facturación. Puedo decirte tu "
+                "saldo, tus facturas, tu último pago o tu plan, y explicarte nuestras políticas. "
+                "¿En qué te ayudo?"
+            ),
+            (
+                f"Hi{' ' + first if first else ''}! I'm the billing assistant. I can tell you your "
+                "balance, your invoices, your last payment or your plan, and explain our policies. "
+                "How can I help?"
+            ),
+        ),
+        language,
+    )
 
 
 def part_unanswered(text: str, language: Language) -> str:
     """One part of a several-question message that nothing backs: named, not guessed."""
-    return _pick((f"Sobre «{text}» no tengo información confirmada; un asesor puede ayudarte.",
-                  f"About “{text}” I have no confirmed information; an agent can help you."),
-                 language)
+    return _pick(
+        (
+            f"Sobre «{text}» no tengo información confirmada; un asesor puede ayudarte.",
+            f"About “{text}” I have no confirmed information; an agent can help you.",
+        ),
+        language,
+    )
 
 
 def closing(name: str | None, language: Language) -> str:
     first = _first_name(name)
-    return _pick((
-        f"¡Con gusto{', ' + first if first else ''}! Si necesitas algo más, escríbeme por aquí.",
-        f"You're welcome{', ' + first if first else ''}! If you need anything else, write to me "
-        "here."), language)
+    return _pick(
+        (
+            f"¡Con gusto{', ' + first if first else ''}! Si necesitas algo más, escríbeme por aquí.",
+            (
+                f"You're welcome{', ' + first if first else ''}! If you need anything else, write to me "
+                "here."
+            ),
+        ),
+        language,
+    )
 
 
-def did_you_mean(read: Sequence[Identifier], suggestions: Sequence[str],
-                 language: Language) -> str:
+def did_you_mean(read: Sequence[Identifier], suggestions: Sequence[str], language: Language) -> str:
     """An invoice number written in a form we do not silently map: say what was read and
     offer the subscriber's own invoices that it could be; nothing is shown until they pick."""
     literals = ", ".join(i.literal for i in read)
     if not suggestions:
         return not_found(read, language)
     if len(suggestions) == 1:
-        return _pick((
-            f"Leí «{literals}». ¿Quisiste decir {suggestions[0]}? Responde SÍ para verla.",
-            f"I read “{literals}”. Did you mean {suggestions[0]}? Reply YES to see it."), language)
-    options = " o ".join(suggestions) if language is not Language.ENGLISH else " or ".join(suggestions)
-    return _pick((
-        f"Leí «{literals}». ¿Quisiste decir {options}? Escríbeme el número exacto para verla.",
-        f"I read “{literals}”. Did you mean {options}? Send me the exact number to see it."),
-        language)
-
-
+        return _pick(
+            (
+                f"Leí «{literals}». ¿Quisiste decir {suggestions[0]}? Responde SÍ para verla.",
+                f"I read “{literals}”. Did you mean {suggestions[0]}? Reply YES to see it.",
+            ),
+            language,
+        )
+    options = (
+        " o ".join(suggestions) if language is not Language.ENGLISH else " or ".join(suggestions)
+    )
+    return _pick(
+        (
+            f"Leí «{literals}». ¿Quisiste decir {options}? Escríbeme el número exacto para verla.",
+            f"I read “{literals}”. Did you mean {options}? Send me the exact number to see it.",
+        ),
+        language,
+    )
 
 
 def handoff(reason: EscalationReason, language: Language) -> str:

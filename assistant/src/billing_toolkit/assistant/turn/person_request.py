@@ -28,40 +28,57 @@ PERSON_MIN_CONFIDENCE = 0.45
 """The classifier's `person` probability at which a message is a request for a person when no
 rule fired (it must also be the best label)."""
 
-_PERSON_ES = (r"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
-              r"humano|persona(?: real| de verdad)?|representante|ejecutivo|ejecutiva|alguien|"
-              r"gente|supervisor(?:a)?|(?:atencion|servicio) al cliente)")
-_PERSON_EN = (r"(?:a |an |the |some |your )?(?:human(?: being)?|(?:live |real )?(?:agent|person)|"
-              r"representative|rep|operator|someone|somebody|supervisor|customer service)")
+_PERSON_ES = (
+    r"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
+    r"humano|persona(?: real| de verdad)?|representante|ejecutivo|ejecutiva|alguien|"
+    r"gente|supervisor(?:a)?|(?:atencion|servicio) al cliente)"
+)
+_PERSON_EN = (
+    r"(?:a |an |the |some |your )?(?:human(?: being)?|(?:live |real )?(?:agent|person)|"
+    r"representative|rep|operator|someone|somebody|supervisor|customer service)"
+)
 
-_REQUESTS = tuple(re.compile(pattern) for pattern in (
-    # Spanish: a verb of contact followed, within a few words, by a person.
-    (rf"\b(?:hablar|comunicarme|comunicar|conversar|chatear|contactar|atender(?:me)?|"
-    rf"pasame|pasenme|paseme|transfiereme|transfieranme|comunicame|comuniquenme|conectame)\b"
-    rf"(?: \S+){{0,3}} (?:con )?{_PERSON_ES}\b"),
-    rf"\b(?:quiero|quisiera|necesito|deseo|prefiero|pido|exijo)(?: \S+){{0,2}} {_PERSON_ES}\b",
-    r"\batencion (?:humana|personalizada)\b",
-    # English.
-    rf"\b(?:talk|speak|chat)(?: to| with)(?: \S+){{0,2}} {_PERSON_EN}\b",
-    # Refusing the bot is asking for a person: "no quiero hablar con un bot".
-    r"\bno (?:quiero|deseo|voy a) (?:hablar|chatear|seguir hablando|conversar) con (?:un |una |el |la )?"
-    r"(?:bot|maquina|robot|contestadora)\b",
-    r"\b(?:don't|do not|dont) want to (?:talk|speak|chat|deal) (?:to|with) (?:a |the |an )?"
-    r"(?:bot|machine|robot)\b",
-    # Being called back, a manager or a supervisor, a complaint to a person.
-    (r"\b(?:que me (?:llame|contacte|atienda)|me (?:pueden|puede|podrian) llamar|llamenme|"
-     r"quiero que me llamen)\b(?: \S+){0,2}"),
-    r"\b(?:call me|give me a call|phone me|ring me)\b",
-    r"\b(?:gerente|supervisor(?:a)?|encargado|manager|your boss)\b",
-    r"\b(?:persona|humano|agente|asesor) (?:real|de verdad|de carne y hueso)\b",
-    r"\b(?:real|live) (?:person|human|agent)\b",
-    rf"\b(?:connect|transfer|put|pass)(?: me)?(?: through)? (?:to|with) {_PERSON_EN}\b",
-    (rf"\b(?:i want|i need|i'd like|i would like|get me|give me|can i (?:get|have))"
-    rf" {_PERSON_EN}\b"),
-    # A bare request: the person word alone, perhaps with please/por favor.
-    rf"^(?:(?:por favor|porfa|please|pls) )?{_PERSON_ES}(?: (?:por favor|porfa|please|pls))?$",
-    rf"^(?:(?:por favor|porfa|please|pls) )?{_PERSON_EN}(?: (?:por favor|porfa|please|pls))?$",
-))
+_REQUESTS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        # Spanish: a verb of contact followed, within a few words, by a person.
+        (
+            rf"\b(?:hablar|comunicarme|comunicar|conversar|chatear|contactar|atender(?:me)?|"
+            rf"pasame|pasenme|paseme|transfiereme|transfieranme|comunicame|comuniquenme|conectame)\b"
+            rf"(?: \S+){{0,3}} (?:con )?{_PERSON_ES}\b"
+        ),
+        rf"\b(?:quiero|quisiera|necesito|deseo|prefiero|pido|exijo)(?: \S+){{0,2}} {_PERSON_ES}\b",
+        r"\batencion (?:humana|personalizada)\b",
+        # English.
+        rf"\b(?:talk|speak|chat)(?: to| with)(?: \S+){{0,2}} {_PERSON_EN}\b",
+        # Refusing the bot is asking for a person: "no quiero hablar con un bot".
+        (
+            r"\bno (?:quiero|deseo|voy a) (?:hablar|chatear|seguir hablando|conversar) con (?:un |una |el |la )?"
+            r"(?:bot|maquina|robot|contestadora)\b"
+        ),
+        (
+            r"\b(?:don't|do not|dont) want to (?:talk|speak|chat|deal) (?:to|with) (?:a |the |an )?"
+            r"(?:bot|machine|robot)\b"
+        ),
+        # Being called back, a manager or a supervisor, a complaint to a person.
+        (
+            r"\b(?:que me (?:llame|contacte|atienda)|me (?:pueden|puede|podrian) llamar|llamenme|"
+            r"quiero que me llamen)\b(?: \S+){0,2}"
+        ),
+        r"\b(?:call me|give me a call|phone me|ring me)\b",
+        r"\b(?:gerente|supervisor(?:a)?|encargado|manager|your boss)\b",
+        r"\b(?:persona|humano|agente|asesor) (?:real|de verdad|de carne y hueso)\b",
+        r"\b(?:real|live) (?:person|human|agent)\b",
+        rf"\b(?:connect|transfer|put|pass)(?: me)?(?: through)? (?:to|with) {_PERSON_EN}\b",
+        (
+            rf"\b(?:i want|i need|i'd like|i would like|get me|give me|can i (?:get|have))"
+            rf" {_PERSON_EN}\b"
+        ),
+        # A bare request: the person word alone, perhaps with please/por favor.
+        rf"^(?:(?:por favor|porfa|please|pls) )?{_PERSON_ES}(?: (?:por favor|porfa|please|pls))?$",
+        rf"^(?:(?:por favor|porfa|please|pls) )?{_PERSON_EN}(?: (?:por favor|porfa|please|pls))?$",
+    )
+)
 _PUNCTUATION = re.compile(r"[^\w' ]+")
 
 

@@ -149,9 +149,13 @@ class AssistantPipeline:
             result = turn.run()
         except _TurnOver as over:
             result = over.result
-        logger.info("turn tenant=%s phone=%s action=%s reason=%s", self.tenant,
-                    mask_personal(e164), result.action.value,
-                    result.reason.value if result.reason else "-")
+        logger.info(
+            "turn tenant=%s phone=%s action=%s reason=%s",
+            self.tenant,
+            mask_personal(e164),
+            result.action.value,
+            result.reason.value if result.reason else "-",
+        )
         return result
 
 
@@ -198,9 +202,12 @@ class _RunningTurn:
 
     def _route(self, message: str) -> list[RoutedPart]:
         parts = route_parts(message, self.identifiers, classifier=self.p.classifier)
-        self.trace.record("intent", "+".join(p.route.intent.value for p in parts),
-                          capability=[p.route.capability for p in parts],
-                          cue=[p.route.cue for p in parts])
+        self.trace.record(
+            "intent",
+            "+".join(p.route.intent.value for p in parts),
+            capability=[p.route.capability for p in parts],
+            cue=[p.route.cue for p in parts],
+        )
         return parts
 
     def _identify(self, parts: list[RoutedPart]) -> list[RoutedPart]:
@@ -209,16 +216,25 @@ class _RunningTurn:
         From a phone that is not on the account, account data is never given on a claim:
         policy questions are answered, anything about an account hands over for
         verification — unless the tenant opted into two-factor self-service."""
-        self.identity = identify(self.p.capabilities, self.phone, self.conversation,
-                                 self.identifiers,
-                                 two_factor=self.p.settings.two_factor_self_service)
-        self.trace.record("identity", self.identity.status.value,
-                          lookups=[r.capability for r in self.identity.lookups])
+        self.identity = identify(
+            self.p.capabilities,
+            self.phone,
+            self.conversation,
+            self.identifiers,
+            two_factor=self.p.settings.two_factor_self_service,
+        )
+        self.trace.record(
+            "identity",
+            self.identity.status.value,
+            lookups=[r.capability for r in self.identity.lookups],
+        )
         status = self.identity.status
         if status is IdentityStatus.OUTAGE:
             failure = self.identity.failure
             self.capability = failure.capability if failure else None
-            self._escalate(EscalationReason.TOOL_ERROR, tool_error=failure.error if failure else None)
+            self._escalate(
+                EscalationReason.TOOL_ERROR, tool_error=failure.error if failure else None
+            )
         if status is IdentityStatus.NOT_FOUND:
             self._notice(notices.identity_not_found(self.language))
         if status is IdentityStatus.UNKNOWN:
@@ -237,8 +253,11 @@ class _RunningTurn:
     def _after_verification(self, parts: list[RoutedPart]) -> list[RoutedPart]:
         customer = self._customer()
         pending = self.conversation.pending_question
-        self.conversation = replace(self.conversation, pending_question=None,
-                                    verified_account=str(customer.get("account_number")))
+        self.conversation = replace(
+            self.conversation,
+            pending_question=None,
+            verified_account=str(customer.get("account_number")),
+        )
         if any(p.route.intent in PERSONAL_INTENTS for p in parts):
             return parts
         if pending is None:
@@ -249,8 +268,11 @@ class _RunningTurn:
         self.question = pending
         self.identifiers = find_identifiers(pending)
         parts = route_parts(pending, self.identifiers, classifier=self.p.classifier)
-        self.trace.record("pending_question", "+".join(p.route.intent.value for p in parts),
-                          capability=[p.route.capability for p in parts])
+        self.trace.record(
+            "pending_question",
+            "+".join(p.route.intent.value for p in parts),
+            capability=[p.route.capability for p in parts],
+        )
         return parts
 
     def _confirmation(self, parts: list[RoutedPart]) -> list[RoutedPart]:
@@ -267,8 +289,9 @@ class _RunningTurn:
     def _check_claims(self) -> None:
         customer = self.identity.customer
         foreign = claims_of_someone_else(self.identifiers, customer) if customer else []
-        self.trace.record("claims", "not_found" if foreign else "ok",
-                          foreign=[i.literal for i in foreign])
+        self.trace.record(
+            "claims", "not_found" if foreign else "ok", foreign=[i.literal for i in foreign]
+        )
         if foreign:
             self._notice(notices.not_found(foreign, self.language))
 
@@ -283,19 +306,34 @@ class _RunningTurn:
         if not evidence and not usable:
             return None
         request = NarrationRequest(
-            question=part.text, language=self.language, intent=self.intent,
-            customer=self.identity.customer, tool_results=tuple(evidence),
-            chunks=tuple(EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score, c.kind)
-                         for c in usable))
+            question=part.text,
+            language=self.language,
+            intent=self.intent,
+            customer=self.identity.customer,
+            tool_results=tuple(evidence),
+            chunks=tuple(
+                EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score, c.kind)
+                for c in usable
+            ),
+        )
         try:
             narration = self.p.narrator.narrate(request)
         except NarrationError as exc:
             self.trace.record("narration", "failed", error=str(exc))
             self._escalate(EscalationReason.UNGROUNDED_OUTPUT, unsupported=(f"narrator: {exc}",))
-        self.trace.record("narration", "narrated", intent=part.route.intent.value,
-                          used_chunk_ids=list(narration.used_chunk_ids))
-        return _Answer(narration.reply, narration.used_chunk_ids, tuple(chunks),
-                       tuple(str(r.evidence_text) for r in evidence), personal)
+        self.trace.record(
+            "narration",
+            "narrated",
+            intent=part.route.intent.value,
+            used_chunk_ids=list(narration.used_chunk_ids),
+        )
+        return _Answer(
+            narration.reply,
+            narration.used_chunk_ids,
+            tuple(chunks),
+            tuple(str(r.evidence_text) for r in evidence),
+            personal,
+        )
 
     def _call(self, answering: Route) -> list[ToolResult]:
         """The capability call(s) that answer `answering`; [] for policy questions."""
@@ -334,10 +372,17 @@ class _RunningTurn:
         found: list[ToolResult] = []
         missing: list[Identifier] = []
         for invoice in invoices:
-            result = (self._invoke("invoice_by_number", invoice_number=invoice.normalized)
-                      if invoice.normalized else None)
-            if result is not None and result.ok and result.data is not None \
-                    and result.data.get("invoice_number") == invoice.normalized:
+            result = (
+                self._invoke("invoice_by_number", invoice_number=invoice.normalized)
+                if invoice.normalized
+                else None
+            )
+            if (
+                result is not None
+                and result.ok
+                and result.data is not None
+                and result.data.get("invoice_number") == invoice.normalized
+            ):
                 found.append(result)
             else:
                 missing.append(invoice)
@@ -346,9 +391,11 @@ class _RunningTurn:
             suggestions = self._suggestions(variants)
             if len(suggestions) == 1:
                 self.conversation = replace(
-                    self.conversation, pending_question=f"factura {suggestions[0]}")
-            self._notice(notices.did_you_mean(variants, suggestions, self.language),
-                         quoted=suggestions)
+                    self.conversation, pending_question=f"factura {suggestions[0]}"
+                )
+            self._notice(
+                notices.did_you_mean(variants, suggestions, self.language), quoted=suggestions
+            )
         if missing:
             self._notice(notices.not_found(missing, self.language))
         return found
@@ -357,21 +404,24 @@ class _RunningTurn:
         """The subscriber's own invoice numbers each variant could be (its reading, or one
         character away from it), deterministic order."""
         listing = self._invoke("invoices", limit=SUGGESTION_POOL)
-        own = [str(i["invoice_number"]) for i in (listing.data or {}).get("invoices", [])] \
-            if listing.ok else []
+        own = (
+            [str(i["invoice_number"]) for i in (listing.data or {}).get("invoices", [])]
+            if listing.ok
+            else []
+        )
         picked = [n for v in variants for n in sorted(own) if near(str(v.variant_of), n)]
         self.trace.record("suggestions", f"{len(picked)} offered", offered=picked)
         return list(dict.fromkeys(picked))
+
     def _bill_change_of(self, invoices: Sequence[Identifier]) -> list[ToolResult]:
-        """"Why is INV-… higher": the comparison, only if it is about that very invoice."""
+        """ "Why is INV-… higher": the comparison, only if it is about that very invoice."""
         requested = self._resolve_invoices(invoices)
         change = self._invoke("bill_change")
         latest = (change.data or {}).get("latest") if change.ok else None
         compared = latest.get("invoice_number") if latest else None
         if compared in {i.normalized for i in invoices}:
             return [change]
-        self.trace.record("bill_change", "showing the requested invoice instead",
-                          compared=compared)
+        self.trace.record("bill_change", "showing the requested invoice instead", compared=compared)
         self.intent = Intent.INVOICE
         return requested
 
@@ -400,13 +450,17 @@ class _RunningTurn:
             self.trace.record("retrieval", "failed", error=repr(exc))
             return []
         kept = [c for c in found if self.p.settings.context_floor.admits(c)]
-        self.trace.record("retrieval", f"{len(kept)} of {len(found)} kept",
-                          kept=[c.chunk_id for c in kept],
-                          dropped=[c.chunk_id for c in found if c not in kept])
+        self.trace.record(
+            "retrieval",
+            f"{len(kept)} of {len(found)} kept",
+            kept=[c.chunk_id for c in kept],
+            dropped=[c.chunk_id for c in found if c not in kept],
+        )
         return kept
 
-    def _compose(self, parts: Sequence[RoutedPart], answers: Sequence[_Answer | None]
-                 ) -> TurnResult:
+    def _compose(
+        self, parts: Sequence[RoutedPart], answers: Sequence[_Answer | None]
+    ) -> TurnResult:
         """Every part answered in order; a part nothing backs is named, and a turn where
         nothing backs anything hands over (NO_CONTEXT)."""
         answered = [a for a in answers if a is not None]
@@ -414,19 +468,30 @@ class _RunningTurn:
             self.trace.record("context", "none")
             self._escalate(EscalationReason.NO_CONTEXT)
         self.trace.record("context", "available", parts=len(parts), answered=len(answered))
-        replies = [a.reply if a is not None else notices.part_unanswered(p.text, self.language)
-                   for p, a in zip(parts, answers, strict=True)]
+        replies = [
+            a.reply if a is not None else notices.part_unanswered(p.text, self.language)
+            for p, a in zip(parts, answers, strict=True)
+        ]
         chunks = {c.chunk_id: c for a in answered for c in a.chunks}
-        return self._deliver("\n\n".join(replies),
-                             tuple(dict.fromkeys(i for a in answered for i in a.used_chunk_ids)),
-                             list(chunks.values()), [t for a in answered for t in a.tool_texts],
-                             about_account=any(a.about_account for a in answered))
+        return self._deliver(
+            "\n\n".join(replies),
+            tuple(dict.fromkeys(i for a in answered for i in a.used_chunk_ids)),
+            list(chunks.values()),
+            [t for a in answered for t in a.tool_texts],
+            about_account=any(a.about_account for a in answered),
+        )
 
     # -- endings ------------------------------------------------------------------------
 
-    def _deliver(self, reply: str, used_chunk_ids: Sequence[str],
-                 chunks: Sequence[RetrievedChunk], tool_texts: Sequence[str], *,
-                 about_account: bool = False) -> TurnResult:
+    def _deliver(
+        self,
+        reply: str,
+        used_chunk_ids: Sequence[str],
+        chunks: Sequence[RetrievedChunk],
+        tool_texts: Sequence[str],
+        *,
+        about_account: bool = False,
+    ) -> TurnResult:
         """Humanize, verify and send — or escalate with what was stopped and why.
 
         A reply about the subscriber's account may not lean on a worked example or a format
@@ -437,30 +502,50 @@ class _RunningTurn:
         self.trace.record("humanizer", "shaped", chars=len(text))
         known = [*self._customer_texts(), *tool_texts]
         verdict = self.p.verifier.verify(
-            answer=text, used_chunk_ids=list(used_chunk_ids),
+            answer=text,
+            used_chunk_ids=list(used_chunk_ids),
             retrieved_chunk_ids=[c.chunk_id for c in chunks],
             evidence_texts=[c.text for c in cited if c.kind == ChunkKind.POLICY],
             tool_result_texts=known,
             example_texts=[c.text for c in cited if c.kind != ChunkKind.POLICY],
-            about_account=about_account, language=self.language)
-        self.trace.record("grounding", "grounded" if verdict.grounded else "ungrounded",
-                          unsupported=list(verdict.unsupported))
+            about_account=about_account,
+            language=self.language,
+        )
+        self.trace.record(
+            "grounding",
+            "grounded" if verdict.grounded else "ungrounded",
+            unsupported=list(verdict.unsupported),
+        )
         if not verdict.grounded or not text:
-            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, stopped_reply=text or reply,
-                           unsupported=verdict.unsupported or ("empty reply",))
+            self._escalate(
+                EscalationReason.UNGROUNDED_OUTPUT,
+                stopped_reply=text or reply,
+                unsupported=verdict.unsupported or ("empty reply",),
+            )
         foreign = foreign_identifiers(
-            text, [self.question, *known, *self.p.settings.operator_identifiers])
-        self.trace.record("identifier_guard", "foreign" if foreign else "ok",
-                          foreign=[i.literal for i in foreign])
+            text, [self.question, *known, *self.p.settings.operator_identifiers]
+        )
+        self.trace.record(
+            "identifier_guard", "foreign" if foreign else "ok", foreign=[i.literal for i in foreign]
+        )
         if foreign:
-            self._escalate(EscalationReason.UNGROUNDED_OUTPUT, stopped_reply=text,
-                           unsupported=tuple(i.literal for i in foreign))
+            self._escalate(
+                EscalationReason.UNGROUNDED_OUTPUT,
+                stopped_reply=text,
+                unsupported=tuple(i.literal for i in foreign),
+            )
         promises = find_forbidden_phrases(text)
-        self.trace.record("forbidden_phrases", "found" if promises else "none",
-                          phrases=[f"{p.kind.value}: {p.phrase}" for p in promises])
+        self.trace.record(
+            "forbidden_phrases",
+            "found" if promises else "none",
+            phrases=[f"{p.kind.value}: {p.phrase}" for p in promises],
+        )
         if promises:
-            self._escalate(EscalationReason.FORBIDDEN_PHRASE, stopped_reply=text,
-                           unsupported=tuple(p.phrase for p in promises))
+            self._escalate(
+                EscalationReason.FORBIDDEN_PHRASE,
+                stopped_reply=text,
+                unsupported=tuple(p.phrase for p in promises),
+            )
         self.p.store.save(self.conversation)
         self.trace.record("send", "reply")
         return TurnResult(Action.REPLY, text, tuple(used_chunk_ids), self.trace.records)
@@ -471,19 +556,38 @@ class _RunningTurn:
         self.trace.record("notice", "fixed reply")
         raise _TurnOver(self._deliver(text, (), (), [self.message, *quoted]))
 
-    def _escalate(self, reason: EscalationReason, *, tool_error: str | None = None,
-                  stopped_reply: str | None = None, unsupported: Sequence[str] = ()) -> NoReturn:
+    def _escalate(
+        self,
+        reason: EscalationReason,
+        *,
+        tool_error: str | None = None,
+        stopped_reply: str | None = None,
+        unsupported: Sequence[str] = (),
+    ) -> NoReturn:
         customer = self.identity.customer or {}
         context = EscalationContext(
-            phone=self.phone, message=self.message,
-            account_number=customer.get("account_number"), customer_name=customer.get("name"),
-            capability=self.capability, tool_error=tool_error, stopped_reply=stopped_reply,
-            unsupported=tuple(unsupported), wants=self.wants)
+            phone=self.phone,
+            message=self.message,
+            account_number=customer.get("account_number"),
+            customer_name=customer.get("name"),
+            capability=self.capability,
+            tool_error=tool_error,
+            stopped_reply=stopped_reply,
+            unsupported=tuple(unsupported),
+            wants=self.wants,
+        )
         escalation = escalate(reason, context)
         self.p.store.record_escalation(self.conversation, escalation)
         self.trace.record("escalation", reason.value)
-        raise _TurnOver(TurnResult(Action.ESCALATE, notices.handoff(reason, self.language), (),
-                                   self.trace.records, escalation))
+        raise _TurnOver(
+            TurnResult(
+                Action.ESCALATE,
+                notices.handoff(reason, self.language),
+                (),
+                self.trace.records,
+                escalation,
+            )
+        )
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -494,8 +598,11 @@ class _RunningTurn:
         return [str(r.evidence_text) for r in self.identity.lookups if r.ok and r.evidence_text]
 
     def _record_identifiers(self) -> None:
-        self.trace.record("identifiers", f"{len(self.identifiers)} found", found=[
-            {"kind": i.kind.value, "literal": i.literal, "valid": i.valid}
-            for i in self.identifiers])
-
-
+        self.trace.record(
+            "identifiers",
+            f"{len(self.identifiers)} found",
+            found=[
+                {"kind": i.kind.value, "literal": i.literal, "valid": i.valid}
+                for i in self.identifiers
+            ],
+        )

@@ -88,6 +88,8 @@ class TurnResult:
             "agent_summary": escalation["summary"] if escalation else None,
             "escalation_context": escalation["context"] if escalation else None,
             "citations": list(self.citations),
-            "trace": [{"stage": r.stage, "decision": r.decision, "detail": dict(r.detail)}
-                      for r in self.trace],
+            "trace": [
+                {"stage": r.stage, "decision": r.decision, "detail": dict(r.detail)}
+                for r in self.trace
+            ],
         }

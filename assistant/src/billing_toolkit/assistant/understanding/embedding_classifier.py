@@ -36,11 +36,13 @@ class EmbeddingClassifier:
         self.name = f"embedding-logreg:{embedder.identity}"
         self._embedder = embedder
         self._model = LogisticRegression(C=20.0, max_iter=3000, random_state=RANDOM_STATE)
-        self._model.fit(cached_vectors(embedder, [row.text for row in rows]),
-                        [row.label.value for row in rows])
+        self._model.fit(
+            cached_vectors(embedder, [row.text for row in rows]), [row.label.value for row in rows]
+        )
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
     def classify(self, message: str) -> IntentPrediction:
         probabilities = self._model.predict_proba(self._embedder.embed([message]))[0]
-        return prediction_from({label: float(p) for label, p in
-                                zip(self._labels, probabilities, strict=True)})
+        return prediction_from(
+            {label: float(p) for label, p in zip(self._labels, probabilities, strict=True)}
+        )

@@ -28,25 +28,36 @@ class EnsembleClassifier:
         if not members:
             raise ValueError("an ensemble needs at least one model")
         self.members = tuple(members)
-        self.weights = {language: _normalised((weights or {}).get(language), len(members))
-                        for language in Language}
+        self.weights = {
+            language: _normalised((weights or {}).get(language), len(members))
+            for language in Language
+        }
         self.name = "ensemble(" + " + ".join(member.name for member in members) + ")"
 
     def classify(self, message: str) -> IntentPrediction:
         votes = [member.classify(message) for member in self.members]
         weights = self.weights[detect_language(message)]
-        return prediction_from({
-            label: sum(w * vote.probability(label) for w, vote in zip(weights, votes, strict=True))
-            for label in IntentLabel
-        })
+        return prediction_from(
+            {
+                label: sum(
+                    w * vote.probability(label) for w, vote in zip(weights, votes, strict=True)
+                )
+                for label in IntentLabel
+            }
+        )
 
 
 def _normalised(weights: Sequence[float] | None, members: int) -> tuple[float, ...]:
     """Weights summing to 1 (None: equal); refused when they cannot be a weighting."""
     if weights is None:
         return (1 / members,) * members
-    if len(weights) != members or any(not 0 <= w < float("inf") for w in weights) \
-            or sum(weights) <= 0:
-        raise ValueError(f"ensemble weights must be {members} non-negative numbers, "
-                         f"not all zero; got {list(weights)}")
+    if (
+        len(weights) != members
+        or any(not 0 <= w < float("inf") for w in weights)
+        or sum(weights) <= 0
+    ):
+        raise ValueError(
+            f"ensemble weights must be {members} non-negative numbers, "
+            f"not all zero; got {list(weights)}"
+        )
     return tuple(w / sum(weights) for w in weights)

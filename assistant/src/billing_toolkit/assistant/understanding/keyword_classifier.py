@@ -19,57 +19,99 @@ def _alternatives(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
-WANT = (r"\b(?:quiero|quisiera|necesito|deseo|me gustaria|puedes|podrias|pueden|podrian|"
-        r"i want to|i'd like to|i would like to|i need to|please|can you|could you)\b")
+WANT = (
+    r"\b(?:quiero|quisiera|necesito|deseo|me gustaria|puedes|podrias|pueden|podrian|"
+    r"i want to|i'd like to|i would like to|i need to|please|can you|could you)\b"
+)
 ACTIONS: tuple[tuple[IntentLabel, re.Pattern[str]], ...] = (
-    (IntentLabel.PLAN_CHANGE, _alternatives(
-        rf"{WANT}(?: \S+){{0,3}} (?:cambiar|subir|bajar|mejorar|change|upgrade|downgrade|"
-        r"switch)\b(?: \S+){0,3} plan\b",
-        r"\b(?:cambiame|cambienme|subeme|bajame) (?:el |de )?plan\b")),
-    (IntentLabel.CANCELLATION, _alternatives(
-        r"\b(?:dar(?:me)? de baja|cancelar (?:el|mi) (?:servicio|contrato|cuenta|plan))\b",
-        r"\b(?:cancel|terminate|close) (?:my|the) (?:service|subscription|account|contract|plan)\b")),
-    (IntentLabel.PAYMENT_REPORT, _alternatives(
-        r"\b(?:reportar|registrar|notificar|cargar)(?: \S+){0,2} pagos?\b",
-        r"\b(?:report|register|record|submit)(?: \S+){0,2} payments?\b")),
+    (
+        IntentLabel.PLAN_CHANGE,
+        _alternatives(
+            rf"{WANT}(?: \S+){{0,3}} (?:cambiar|subir|bajar|mejorar|change|upgrade|downgrade|"
+            r"switch)\b(?: \S+){0,3} plan\b",
+            r"\b(?:cambiame|cambienme|subeme|bajame) (?:el |de )?plan\b",
+        ),
+    ),
+    (
+        IntentLabel.CANCELLATION,
+        _alternatives(
+            r"\b(?:dar(?:me)? de baja|cancelar (?:el|mi) (?:servicio|contrato|cuenta|plan))\b",
+            r"\b(?:cancel|terminate|close) (?:my|the) (?:service|subscription|account|contract|plan)\b",
+        ),
+    ),
+    (
+        IntentLabel.PAYMENT_REPORT,
+        _alternatives(
+            r"\b(?:reportar|registrar|notificar|cargar)(?: \S+){0,2} pagos?\b",
+            r"\b(?:report|register|record|submit)(?: \S+){0,2} payments?\b",
+        ),
+    ),
 )
 """Requests to *do* something only a person can do: precise enough to override the model."""
 BILL_INCREASE = _alternatives(
     r"\b(?:mas (?:alta|cara|elevada|alto|caro)|subio|aumento|incremento|salio mas|"
-    r"me cobraron mas|pago mas)\b", r"\bpor que\b.{0,40}\b(?:mas|tanto)\b",
-    r"\b(?:higher|more expensive|went up|increased?)\b", r"\bwhy\b.{0,40}\b(?:more|so much)\b")
+    r"me cobraron mas|pago mas)\b",
+    r"\bpor que\b.{0,40}\b(?:mas|tanto)\b",
+    r"\b(?:higher|more expensive|went up|increased?)\b",
+    r"\bwhy\b.{0,40}\b(?:more|so much)\b",
+)
 _RULES: tuple[tuple[IntentLabel, re.Pattern[str]], ...] = (
     *ACTIONS,
     (IntentLabel.BILL_INCREASE, BILL_INCREASE),
     (IntentLabel.INVOICE, re.compile(r"\binv[\s_/-]?\d")),
-    (IntentLabel.POLICY, _alternatives(
-        r"\b(?:como (?:puedo|hago|se|cambio|pago|funciona)|que pasa si|que sucede si)\b",
-        r"\b(?:how (?:do|can|does|to)|what happens if)\b")),
-    (IntentLabel.LAST_PAYMENT, _alternatives(
-        r"\b(?:ultimo pago|mi pago|pague|recibieron (?:mi )?pago|llego (?:mi )?pago)\b",
-        r"\b(?:last payment|my payment|i paid|did you (?:get|receive) (?:my )?payment)\b")),
-    (IntentLabel.INVOICE_LIST, _alternatives(
-        r"\b(?:mis facturas|ultimas? facturas?|facturas (?:pendientes|vencidas|anteriores)|"
-        r"historial de facturas|mi factura|mi recibo)\b",
-        r"\b(?:my (?:invoices|bills|invoice|bill)|(?:last|latest|recent) (?:invoice|bill)s?|"
-        r"(?:unpaid|overdue) (?:invoices|bills))\b")),
-    (IntentLabel.BALANCE, _alternatives(
-        r"\b(?:saldo|cuanto debo|que debo|lo que debo|debo algo|deuda|estado de cuenta|"
-        r"monto a pagar|cuanto (?:tengo|hay) que pagar)\b",
-        r"\b(?:balance|how much do i owe|what do i owe|do i owe|amount due|outstanding)\b")),
-    (IntentLabel.PLAN, _alternatives(
-        r"\b(?:mi plan|que plan tengo|plan (?:tengo|contratado)|mi velocidad|cuantos megas tengo)\b",
-        r"\b(?:my plan|which plan do i have|what plan (?:do i have|am i on)|my speed)\b")),
+    (
+        IntentLabel.POLICY,
+        _alternatives(
+            r"\b(?:como (?:puedo|hago|se|cambio|pago|funciona)|que pasa si|que sucede si)\b",
+            r"\b(?:how (?:do|can|does|to)|what happens if)\b",
+        ),
+    ),
+    (
+        IntentLabel.LAST_PAYMENT,
+        _alternatives(
+            r"\b(?:ultimo pago|mi pago|pague|recibieron (?:mi )?pago|llego (?:mi )?pago)\b",
+            r"\b(?:last payment|my payment|i paid|did you (?:get|receive) (?:my )?payment)\b",
+        ),
+    ),
+    (
+        IntentLabel.INVOICE_LIST,
+        _alternatives(
+            r"\b(?:mis facturas|ultimas? facturas?|facturas (?:pendientes|vencidas|anteriores)|"
+            r"historial de facturas|mi factura|mi recibo)\b",
+            r"\b(?:my (?:invoices|bills|invoice|bill)|(?:last|latest|recent) (?:invoice|bill)s?|"
+            r"(?:unpaid|overdue) (?:invoices|bills))\b",
+        ),
+    ),
+    (
+        IntentLabel.BALANCE,
+        _alternatives(
+            r"\b(?:saldo|cuanto debo|que debo|lo que debo|debo algo|deuda|estado de cuenta|"
+            r"monto a pagar|cuanto (?:tengo|hay) que pagar)\b",
+            r"\b(?:balance|how much do i owe|what do i owe|do i owe|amount due|outstanding)\b",
+        ),
+    ),
+    (
+        IntentLabel.PLAN,
+        _alternatives(
+            r"\b(?:mi plan|que plan tengo|plan (?:tengo|contratado)|mi velocidad|cuantos megas tengo)\b",
+            r"\b(?:my plan|which plan do i have|what plan (?:do i have|am i on)|my speed)\b",
+        ),
+    ),
 )
-_GREETING_WORDS = (r"hola|buenas|buenos dias|buen dia|buenas tardes|buenas noches|saludos|hi|"
-                   r"hello|hey|good morning|good afternoon")
-_THANKS_WORDS = (r"gracias|muchas gracias|mil gracias|ok|okay|listo|perfecto|dale|chao|adios|"
-                 r"thanks|thank you|thx|bye|goodbye")
+_GREETING_WORDS = (
+    r"hola|buenas|buenos dias|buen dia|buenas tardes|buenas noches|saludos|hi|"
+    r"hello|hey|good morning|good afternoon"
+)
+_THANKS_WORDS = (
+    r"gracias|muchas gracias|mil gracias|ok|okay|listo|perfecto|dale|chao|adios|"
+    r"thanks|thank you|thx|bye|goodbye"
+)
 _GREETING = re.compile(rf"\W*(?:(?:{_GREETING_WORDS})\W*)+")
 _THANKS = re.compile(rf"\W*(?:(?:{_THANKS_WORDS})\W*)+")
 _COURTESY_EDGES = re.compile(
     rf"^\W*(?:(?:{_GREETING_WORDS}|{_THANKS_WORDS})\b\W*)+|"
-    rf"(?:\W+(?:{_GREETING_WORDS}|{_THANKS_WORDS})\b)+\W*$")
+    rf"(?:\W+(?:{_GREETING_WORDS}|{_THANKS_WORDS})\b)+\W*$"
+)
 
 
 def short_courtesy(text: str) -> IntentLabel | None:

@@ -60,7 +60,7 @@ _log = logging.getLogger(__name__)
 
 LABEL_MEANINGS: Mapping[IntentLabel, str] = {
     IntentLabel.PERSON: "wants a human agent, a call back, a manager or supervisor, or "
-                        "refuses to talk to a bot",
+    "refuses to talk to a bot",
     IntentLabel.SERVICE_DOWN: "internet or service not working, cut off, suspended",
     IntentLabel.CANCELLATION: "wants to cancel or terminate the service or contract",
     IntentLabel.PLAN_CHANGE: "wants to change, upgrade or downgrade the plan",
@@ -84,10 +84,17 @@ LABEL_MEANINGS: Mapping[IntentLabel, str] = {
 INTENT_SCHEMA: Mapping[str, object] = {
     "type": "object",
     "properties": {
-        "intent": {"type": "string", "enum": [label.value for label in IntentLabel],
-                   "description": "The one label that best names what the message asks."},
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1,
-                       "description": "How sure you are of the label, from 0 to 1."},
+        "intent": {
+            "type": "string",
+            "enum": [label.value for label in IntentLabel],
+            "description": "The one label that best names what the message asks.",
+        },
+        "confidence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "How sure you are of the label, from 0 to 1.",
+        },
     },
     "required": ["intent", "confidence"],
     "additionalProperties": False,
@@ -146,9 +153,13 @@ def intent_timeout(environ: Mapping[str, str]) -> float:
 class ChatCompletionsIntentClassifier:
     """Intent by a chat-completions model, the trained classifier as fallback and guard."""
 
-    def __init__(self, config: ChatCompletionsConfig, *,
-                 fallback: IntentClassifier | None = None,
-                 http: httpx.Client | None = None) -> None:
+    def __init__(
+        self,
+        config: ChatCompletionsConfig,
+        *,
+        fallback: IntentClassifier | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
         self.name = f"chat-completions:{config.model}"
         self._config = config
         self._fallback = fallback or default_classifier()
@@ -158,8 +169,9 @@ class ChatCompletionsIntentClassifier:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None, *,
-                 fallback: IntentClassifier | None = None) -> ChatCompletionsIntentClassifier:
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, fallback: IntentClassifier | None = None
+    ) -> ChatCompletionsIntentClassifier:
         """Configured by the narrator's `ASSISTANT_LLM_*` and `ASSISTANT_INTENT_LLM_TIMEOUT`;
         raises ValueError naming a missing or bad variable."""
         env = os.environ if environ is None else environ
@@ -174,8 +186,11 @@ class ChatCompletionsIntentClassifier:
 
         local = self._fallback.classify(message)
         if asks_for_person(message, self._fallback) is not None:
-            return local if local.label is IntentLabel.PERSON else prediction_from(
-                {IntentLabel.PERSON: 1.0})
+            return (
+                local
+                if local.label is IntentLabel.PERSON
+                else prediction_from({IntentLabel.PERSON: 1.0})
+            )
         answer = self._ask(message)
         if answer is None or answer.confidence < MIN_LLM_CONFIDENCE:
             return local
@@ -192,11 +207,14 @@ class ChatCompletionsIntentClassifier:
                 self._answers.move_to_end(message)
                 return self._answers[message]
         try:
-            answer = parse_answer(complete(self._http, self._config,
-                                           build_payload(message, self._config.model)))
+            answer = parse_answer(
+                complete(self._http, self._config, build_payload(message, self._config.model))
+            )
         except (ChatCompletionsError, ValueError) as exc:
-            _log.warning("intent model unusable (%s); the local model decides",
-                         type(exc.__cause__ or exc).__name__)
+            _log.warning(
+                "intent model unusable (%s); the local model decides",
+                type(exc.__cause__ or exc).__name__,
+            )
             with self._lock:
                 self._failed = message
             return None

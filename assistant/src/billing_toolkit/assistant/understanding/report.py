@@ -40,18 +40,23 @@ class IntentReport:
         return self.person_recall == 1.0 and self.false_handover_rate <= MAX_FALSE_HANDOVER_RATE
 
     def to_dict(self) -> dict[str, Any]:
-        return {"classifier": self.classifier, "test_rows": self.test_rows,
-                "accuracy": self.accuracy,
-                "accuracy_by_language": self.accuracy_by_language,
-                "rows_by_language": self.rows_by_language, "per_intent": self.per_intent,
-                "person_recall": self.person_recall,
-                "false_handover_rate": self.false_handover_rate,
-                "missed_person": list(self.missed_person),
-                "false_handovers": list(self.false_handovers)}
+        return {
+            "classifier": self.classifier,
+            "test_rows": self.test_rows,
+            "accuracy": self.accuracy,
+            "accuracy_by_language": self.accuracy_by_language,
+            "rows_by_language": self.rows_by_language,
+            "per_intent": self.per_intent,
+            "person_recall": self.person_recall,
+            "false_handover_rate": self.false_handover_rate,
+            "missed_person": list(self.missed_person),
+            "false_handovers": list(self.false_handovers),
+        }
 
 
-def measure(classifier: IntentClassifier,
-            rows: tuple[Utterance, ...] | None = None) -> IntentReport:
+def measure(
+    classifier: IntentClassifier, rows: tuple[Utterance, ...] | None = None
+) -> IntentReport:
     from sklearn.metrics import precision_recall_fscore_support
 
     from billing_toolkit.assistant.turn.person_request import asks_for_person
@@ -61,31 +66,48 @@ def measure(classifier: IntentClassifier,
     predicted = [classifier.classify(row.text).label.value for row in test]
     labels = [label.value for label in IntentLabel]
     precision, recall, _, support = precision_recall_fscore_support(
-        truth, predicted, labels=labels, zero_division=0)
-    per_intent = {label: {"precision": float(p), "recall": float(r), "support": int(n)}
-                  for label, p, r, n in zip(labels, precision, recall, support, strict=True)}
+        truth, predicted, labels=labels, zero_division=0
+    )
+    per_intent = {
+        label: {"precision": float(p), "recall": float(r), "support": int(n)}
+        for label, p, r, n in zip(labels, precision, recall, support, strict=True)
+    }
     handed = [asks_for_person(row.text, classifier) is not None for row in test]
     person = [row for row, h in zip(test, handed, strict=True) if row.label is IntentLabel.PERSON]
-    missed = tuple(row.text for row, h in zip(test, handed, strict=True)
-                   if row.label is IntentLabel.PERSON and not h)
-    false = tuple(row.text for row, h in zip(test, handed, strict=True)
-                  if row.label is not IntentLabel.PERSON and h)
+    missed = tuple(
+        row.text
+        for row, h in zip(test, handed, strict=True)
+        if row.label is IntentLabel.PERSON and not h
+    )
+    false = tuple(
+        row.text
+        for row, h in zip(test, handed, strict=True)
+        if row.label is not IntentLabel.PERSON and h
+    )
     clean = len(test) - len(person)
     languages = [detect_language(row.text).value for row in test]
     by_language = {
-        language.value: _share([t == p for t, p, lang in zip(truth, predicted, languages,
-                                                             strict=True) if lang == language])
-        for language in Language}
+        language.value: _share(
+            [
+                t == p
+                for t, p, lang in zip(truth, predicted, languages, strict=True)
+                if lang == language
+            ]
+        )
+        for language in Language
+    }
     return IntentReport(
-        classifier=classifier.name, test_rows=len(test),
+        classifier=classifier.name,
+        test_rows=len(test),
         accuracy=_share([t == p for t, p in zip(truth, predicted, strict=True)]),
         accuracy_by_language=by_language,
-        rows_by_language={language.value: languages.count(language.value)
-                          for language in Language},
+        rows_by_language={language.value: languages.count(language.value) for language in Language},
         per_intent=per_intent,
         person_recall=1 - len(missed) / max(len(person), 1),
         false_handover_rate=len(false) / max(clean, 1),
-        missed_person=missed, false_handovers=false)
+        missed_person=missed,
+        false_handovers=false,
+    )
 
 
 def _share(hits: list[bool]) -> float:

@@ -91,8 +91,9 @@ def parse_utterances(document: object) -> UtteranceSet:
             for template in templates or ():
                 if not isinstance(template, str) or not template.strip():
                     raise UtteranceSetError(f"{name}/{split}: a template must be text")
-                rows += [Utterance(text, label, template, split)
-                         for text in expand(template, limit)]
+                rows += [
+                    Utterance(text, label, template, split) for text in expand(template, limit)
+                ]
     return UtteranceSet(tuple(rows))
 
 

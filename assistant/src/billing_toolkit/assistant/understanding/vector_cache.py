@@ -42,8 +42,9 @@ def cache_key(identity: str, texts: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
-def cached_vectors(embedder: Embedder, texts: Sequence[str],
-                   directory: Path | None = None) -> Vectors:
+def cached_vectors(
+    embedder: Embedder, texts: Sequence[str], directory: Path | None = None
+) -> Vectors:
     """`embedder.embed(texts)`, read from the cache when this exact pair was embedded before."""
     folder = cache_directory() if directory is None else directory
     path = folder / f"vectors-{cache_key(embedder.identity, texts)}.npy"

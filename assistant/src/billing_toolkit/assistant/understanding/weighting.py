@@ -39,8 +39,9 @@ def out_of_fold(rows: Sequence[Utterance], trainer: Trainer, folds: int = FOLDS)
     return table
 
 
-def fit_weights(rows: Sequence[Utterance], first: Trainer, second: Trainer,
-                folds: int = FOLDS) -> dict[Language, tuple[float, float]]:
+def fit_weights(
+    rows: Sequence[Utterance], first: Trainer, second: Trainer, folds: int = FOLDS
+) -> dict[Language, tuple[float, float]]:
     """(first, second) weights per language, as the module docstring says."""
     truth = np.array([list(IntentLabel).index(row.label) for row in rows])
     languages = np.array([detect_language(row.text).value for row in rows])
@@ -48,8 +49,10 @@ def fit_weights(rows: Sequence[Utterance], first: Trainer, second: Trainer,
     weights: dict[Language, tuple[float, float]] = {}
     for language in Language:
         mine = languages == language.value
-        scores = [float((((1 - w) * one[mine] + w * two[mine]).argmax(axis=1)
-                         == truth[mine]).mean()) for w in GRID]
+        scores = [
+            float((((1 - w) * one[mine] + w * two[mine]).argmax(axis=1) == truth[mine]).mean())
+            for w in GRID
+        ]
         best = GRID[scores.index(max(scores))]
         weights[language] = (round(1 - best, 1), best)
     return weights

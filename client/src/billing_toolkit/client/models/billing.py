@@ -6,9 +6,10 @@ from datetime import date
 from enum import StrEnum
 from typing import Annotated
 
-from billing_toolkit.client.money import Amount, PositiveAmount
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
+
+from billing_toolkit.client.money import Amount, PositiveAmount
 
 
 class Currency(StrEnum):
@@ -16,13 +17,13 @@ class Currency(StrEnum):
     ISO 4217 currency code.
     """
 
-    USD = 'USD'
-    VES = 'VES'
+    USD = "USD"
+    VES = "VES"
 
 
 AccountNumber = TypeAliasType(
     "AccountNumber",
-    Annotated[str, Field(examples=['1000004821'], pattern='^[1-9][0-9]{9}$')],
+    Annotated[str, Field(examples=["1000004821"], pattern="^[1-9][0-9]{9}$")],
 )
 """
 Account number, ten digits without a leading zero.
@@ -31,9 +32,7 @@ Account number, ten digits without a leading zero.
 
 InvoiceNumber = TypeAliasType(
     "InvoiceNumber",
-    Annotated[
-        str, Field(examples=['INV-2026-004281'], pattern='^INV-[0-9]{4}-[0-9]{6}$')
-    ],
+    Annotated[str, Field(examples=["INV-2026-004281"], pattern="^INV-[0-9]{4}-[0-9]{6}$")],
 )
 """
 Invoice number `INV-<year>-<six-digit sequence>`; an exact identifier.
@@ -42,7 +41,7 @@ Invoice number `INV-<year>-<six-digit sequence>`; an exact identifier.
 
 PaymentId = TypeAliasType(
     "PaymentId",
-    Annotated[str, Field(examples=['PAY-0000012345'], pattern='^PAY-[0-9]{10}$')],
+    Annotated[str, Field(examples=["PAY-0000012345"], pattern="^PAY-[0-9]{10}$")],
 )
 """
 Payment identifier.
@@ -51,9 +50,7 @@ Payment identifier.
 
 PlanId = TypeAliasType(
     "PlanId",
-    Annotated[
-        str, Field(examples=['PLN-FIBRA-100'], pattern='^PLN-[A-Z0-9]+(-[A-Z0-9]+)*$')
-    ],
+    Annotated[str, Field(examples=["PLN-FIBRA-100"], pattern="^PLN-[A-Z0-9]+(-[A-Z0-9]+)*$")],
 )
 """
 Plan identifier.
@@ -62,7 +59,7 @@ Plan identifier.
 
 Phone = TypeAliasType(
     "Phone",
-    Annotated[str, Field(examples=['+584121234567'], pattern='^\\+[1-9][0-9]{7,14}$')],
+    Annotated[str, Field(examples=["+584121234567"], pattern="^\\+[1-9][0-9]{7,14}$")],
 )
 """
 Phone number in E.164 form.
@@ -74,8 +71,8 @@ NationalId = TypeAliasType(
     Annotated[
         str,
         Field(
-            examples=['V-12345678', 'J-12345678-9'],
-            pattern='^([VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9])$',
+            examples=["V-12345678", "J-12345678-9"],
+            pattern="^([VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9])$",
         ),
     ],
 )
@@ -89,13 +86,13 @@ class Status(StrEnum):
     `ok` for liveness, `ready` for readiness.
     """
 
-    OK = 'ok'
-    READY = 'ready'
+    OK = "ok"
+    READY = "ready"
 
 
 class Health(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -111,7 +108,7 @@ class Address(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -127,7 +124,7 @@ class Address(BaseModel):
     """
     Venezuelan state.
     """
-    postal_code: Annotated[str | None, Field(pattern='^[0-9]{4}$')] = None
+    postal_code: Annotated[str | None, Field(pattern="^[0-9]{4}$")] = None
     """
     Four-digit postal code, when known.
     """
@@ -138,9 +135,9 @@ class CustomerStatus(StrEnum):
     `active` has service; `suspended` lost service for non-payment; `cancelled` ended the contract.
     """
 
-    ACTIVE = 'active'
-    SUSPENDED = 'suspended'
-    CANCELLED = 'cancelled'
+    ACTIVE = "active"
+    SUSPENDED = "suspended"
+    CANCELLED = "cancelled"
 
 
 class CustomerType(StrEnum):
@@ -148,13 +145,13 @@ class CustomerType(StrEnum):
     A person (cédula) or a business (RIF).
     """
 
-    INDIVIDUAL = 'individual'
-    BUSINESS = 'business'
+    INDIVIDUAL = "individual"
+    BUSINESS = "business"
 
 
 class Customer(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -184,7 +181,7 @@ class Customer(BaseModel):
 
 class Plan(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -207,7 +204,7 @@ class Plan(BaseModel):
 
 class PlanList(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -220,7 +217,7 @@ class PendingPlanChange(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -233,7 +230,7 @@ class PendingPlanChange(BaseModel):
 
 class Subscription(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -260,7 +257,7 @@ class Subscription(BaseModel):
 
 class Balance(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -285,10 +282,10 @@ class InvoiceStatus(StrEnum):
     `open` awaits payment before its due date; `overdue` is past due and unpaid; `paid` is settled; `void` was cancelled.
     """
 
-    OPEN = 'open'
-    PAID = 'paid'
-    OVERDUE = 'overdue'
-    VOID = 'void'
+    OPEN = "open"
+    PAID = "paid"
+    OVERDUE = "overdue"
+    VOID = "void"
 
 
 class LineItemKind(StrEnum):
@@ -296,19 +293,19 @@ class LineItemKind(StrEnum):
     What a line charges. `discount` amounts are negative; `tax` lines make up the invoice's `tax`.
     """
 
-    PLAN_CHARGE = 'plan_charge'
-    PRORATION = 'proration'
-    LATE_FEE = 'late_fee'
-    TAX = 'tax'
-    INSTALLATION = 'installation'
-    EQUIPMENT = 'equipment'
-    RECONNECTION = 'reconnection'
-    DISCOUNT = 'discount'
+    PLAN_CHARGE = "plan_charge"
+    PRORATION = "proration"
+    LATE_FEE = "late_fee"
+    TAX = "tax"
+    INSTALLATION = "installation"
+    EQUIPMENT = "equipment"
+    RECONNECTION = "reconnection"
+    DISCOUNT = "discount"
 
 
 class LineItem(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -322,7 +319,7 @@ class LineItem(BaseModel):
 
 class BillingPeriod(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -346,7 +343,7 @@ class Invoice(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -377,7 +374,7 @@ class Invoice(BaseModel):
 
 class InvoicePage(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -393,16 +390,16 @@ class PaymentMethod(StrEnum):
     How the customer paid. `zelle` only for USD accounts.
     """
 
-    PAGO_MOVIL = 'pago_movil'
-    BANK_TRANSFER = 'bank_transfer'
-    ZELLE = 'zelle'
-    CASH = 'cash'
-    CARD = 'card'
+    PAGO_MOVIL = "pago_movil"
+    BANK_TRANSFER = "bank_transfer"
+    ZELLE = "zelle"
+    CASH = "cash"
+    CARD = "card"
 
 
 class PaymentCreate(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -417,7 +414,7 @@ class PaymentCreate(BaseModel):
 
 class PaymentAllocation(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -431,7 +428,7 @@ class Payment(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -457,7 +454,7 @@ class Payment(BaseModel):
 
 class PaymentPage(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -477,20 +474,20 @@ class ProblemCode(StrEnum):
 
     """
 
-    CUSTOMER_NOT_FOUND = 'customer_not_found'
-    INVOICE_NOT_FOUND = 'invoice_not_found'
-    NOT_FOUND = 'not_found'
-    VALIDATION_ERROR = 'validation_error'
-    IDEMPOTENCY_CONFLICT = 'idempotency_conflict'
-    UNAUTHORIZED = 'unauthorized'
-    UNAVAILABLE = 'unavailable'
-    RATE_LIMITED = 'rate_limited'
-    INTERNAL = 'internal'
+    CUSTOMER_NOT_FOUND = "customer_not_found"
+    INVOICE_NOT_FOUND = "invoice_not_found"
+    NOT_FOUND = "not_found"
+    VALIDATION_ERROR = "validation_error"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    UNAUTHORIZED = "unauthorized"
+    UNAVAILABLE = "unavailable"
+    RATE_LIMITED = "rate_limited"
+    INTERNAL = "internal"
 
 
 class FieldError(BaseModel):
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -550,7 +547,7 @@ class LookupCustomerParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
@@ -574,11 +571,11 @@ class GetCustomerParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
@@ -590,11 +587,11 @@ class GetSubscriptionParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
@@ -606,11 +603,11 @@ class GetBalanceParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
@@ -622,11 +619,11 @@ class ListInvoicesParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
@@ -646,7 +643,7 @@ class ListInvoicesParameters(BaseModel):
     """
     Page size.
     """
-    cursor: Annotated[str | None, Field(pattern='^[A-Za-z0-9_-]{1,200}$')] = None
+    cursor: Annotated[str | None, Field(pattern="^[A-Za-z0-9_-]{1,200}$")] = None
     """
     Opaque cursor from the previous page's `next_cursor`. An unknown or tampered cursor is `400 validation_error`.
     """
@@ -658,11 +655,11 @@ class GetInvoiceParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    invoice_number: Annotated[InvoiceNumber, Field(alias='invoiceNumber')]
+    invoice_number: Annotated[InvoiceNumber, Field(alias="invoiceNumber")]
     """
     The invoice number, exactly as printed on the invoice.
     """
@@ -674,11 +671,11 @@ class ListPaymentsParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
@@ -686,7 +683,7 @@ class ListPaymentsParameters(BaseModel):
     """
     Page size.
     """
-    cursor: Annotated[str | None, Field(pattern='^[A-Za-z0-9_-]{1,200}$')] = None
+    cursor: Annotated[str | None, Field(pattern="^[A-Za-z0-9_-]{1,200}$")] = None
     """
     Opaque cursor from the previous page's `next_cursor`. An unknown or tampered cursor is `400 validation_error`.
     """
@@ -698,17 +695,15 @@ class CreatePaymentParameters(BaseModel):
     """
 
     model_config = ConfigDict(
-        extra='forbid',
+        extra="forbid",
         populate_by_name=True,
         frozen=True,
     )
-    account_number: Annotated[AccountNumber, Field(alias='accountNumber')]
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
     """
     The customer's account number.
     """
-    idempotency_key: Annotated[
-        str, Field(alias='Idempotency-Key', pattern='^[A-Za-z0-9_-]{8,64}$')
-    ]
+    idempotency_key: Annotated[str, Field(alias="Idempotency-Key", pattern="^[A-Za-z0-9_-]{8,64}$")]
     """
     A client-chosen unique key for this payment (8–64 characters).
     """

@@ -52,7 +52,9 @@ class Session:
             judgement = self.judge.judge(index, exchange)
         except Exception as exc:  # noqa: BLE001 - any judge bug; the traffic must flow
             self.unjudged += 1
-            self.log(f"UNJUDGED #{index} the proxy could not judge this exchange ({type(exc).__name__})")
+            self.log(
+                f"UNJUDGED #{index} the proxy could not judge this exchange ({type(exc).__name__})"
+            )
             return []
         self.exercised.update(judgement.exercised)
         for verdict in judgement.verdicts:

@@ -35,8 +35,12 @@ class SessionKeys:
     """Signs and reads the cookie and the CSRF tokens; knows the one admin token."""
 
     def __init__(self, admin_token: str, key: bytes | None = None) -> None:
-        self.cookie = SignedCookie(key or secrets.token_bytes(32), salt="billing-sim-console",
-                                   cookie=COOKIE, max_age=MAX_AGE)
+        self.cookie = SignedCookie(
+            key or secrets.token_bytes(32),
+            salt="billing-sim-console",
+            cookie=COOKIE,
+            max_age=MAX_AGE,
+        )
         self._admin = admin_token.encode()
         self._fingerprint = self.cookie.mac(b"admin:" + self._admin)
 

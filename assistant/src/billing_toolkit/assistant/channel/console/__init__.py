@@ -32,19 +32,30 @@ def mount(keys: SessionKeys | None = None) -> Mount:
     console = ConsolePages(keys or SessionKeys.from_environment())
     static = static_files(Path(__file__).with_name("static"))
     conversation = "/conversations/{phone}"
-    router = Router(routes=[
-        Route("/", console.home, methods=["GET"]),
-        Route("/signin", console.signin_page, methods=["GET"]),
-        Route("/signin", console.form(console.signin), methods=["POST"]),
-        Route("/signout", console.form(console.signout), methods=["POST"]),
-        Route("/language", console.form(console.language), methods=["POST"]),
-        Route(conversation, console.conversation, methods=["GET"]),
-        Route(f"{conversation}/takeover", console.form(console.on_conversation(pages.take_over)),
-              methods=["POST"]),
-        Route(f"{conversation}/release", console.form(console.on_conversation(pages.release)),
-              methods=["POST"]),
-        Route(f"{conversation}/messages", console.form(console.on_conversation(pages.write)),
-              methods=["POST"]),
-        Mount("/static", app=static),
-    ])
+    router = Router(
+        routes=[
+            Route("/", console.home, methods=["GET"]),
+            Route("/signin", console.signin_page, methods=["GET"]),
+            Route("/signin", console.form(console.signin), methods=["POST"]),
+            Route("/signout", console.form(console.signout), methods=["POST"]),
+            Route("/language", console.form(console.language), methods=["POST"]),
+            Route(conversation, console.conversation, methods=["GET"]),
+            Route(
+                f"{conversation}/takeover",
+                console.form(console.on_conversation(pages.take_over)),
+                methods=["POST"],
+            ),
+            Route(
+                f"{conversation}/release",
+                console.form(console.on_conversation(pages.release)),
+                methods=["POST"],
+            ),
+            Route(
+                f"{conversation}/messages",
+                console.form(console.on_conversation(pages.write)),
+                methods=["POST"],
+            ),
+            Mount("/static", app=static),
+        ]
+    )
     return Mount(PREFIX, app=PrivateHeaders(router))

@@ -18,17 +18,23 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "signin": ("Iniciar sesión", "Sign in"),
     "signout": ("Cerrar sesión", "Sign out"),
     "token": ("Token de agente de tu operador", "Your operator's agent token"),
-    "agent": ("Tu nombre de agente (letras, dígitos, . _ @ -)",
-              "Your agent name (letters, digits, . _ @ -)"),
+    "agent": (
+        "Tu nombre de agente (letras, dígitos, . _ @ -)",
+        "Your agent name (letters, digits, . _ @ -)",
+    ),
     "language": ("Idioma", "Language"),
     "switch": ("Cambiar idioma", "Switch language"),
     "signed_in_as": ("Agente {agent} · {tenant}", "Agent {agent} · {tenant}"),
     "waiting": ("Esperan a una persona", "Waiting for a person"),
-    "waiting_none": ("Nadie espera ahora. La lista se actualiza sola.",
-                     "Nobody is waiting now. The list updates by itself."),
+    "waiting_none": (
+        "Nadie espera ahora. La lista se actualiza sola.",
+        "Nobody is waiting now. The list updates by itself.",
+    ),
     "active": ("Atendidas por personas", "With a person"),
-    "active_none": ("Ninguna conversación está con una persona.",
-                    "No conversation is with a person."),
+    "active_none": (
+        "Ninguna conversación está con una persona.",
+        "No conversation is with a person.",
+    ),
     "phone": ("Teléfono", "Phone"),
     "reason": ("Motivo", "Reason"),
     "summary": ("Resumen", "Summary"),
@@ -53,28 +59,44 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "write": ("Mensaje al cliente", "Message to the customer"),
     "send": ("Enviar", "Send"),
     "not_found": ("No existe esa conversación.", "There is no such conversation."),
-    "bad_token": ("Ese token no es de ningún operador de este servicio.",
-                  "That token belongs to no operator of this service."),
-    "bad_agent": ("El nombre de agente debe tener de 1 a 64 letras, dígitos, . _ @ o -.",
-                  "The agent name must be 1 to 64 letters, digits, . _ @ or -."),
-    "csrf": ("El formulario caducó o no vino de esta página. Recárgala e inténtalo de nuevo.",
-             "The form expired or did not come from this page. Reload it and try again."),
+    "bad_token": (
+        "Ese token no es de ningún operador de este servicio.",
+        "That token belongs to no operator of this service.",
+    ),
+    "bad_agent": (
+        "El nombre de agente debe tener de 1 a 64 letras, dígitos, . _ @ o -.",
+        "The agent name must be 1 to 64 letters, digits, . _ @ or -.",
+    ),
+    "csrf": (
+        "El formulario caducó o no vino de esta página. Recárgala e inténtalo de nuevo.",
+        "The form expired or did not come from this page. Reload it and try again.",
+    ),
     "bad_form": ("El formulario no se pudo leer.", "The form could not be read."),
     "minutes": ("{n} min", "{n} min"),
     "hours": ("{h} h {m} min", "{h} h {m} min"),
     # the handoff rules' refusals, by their stable code
-    "already_taken": ("Otro agente ({agent}) tiene esta conversación: debe devolverla primero.",
-                      "Another agent ({agent}) has this conversation: they give it back first."),
-    "not_handed_off": ("El bot ya tiene esta conversación.",
-                       "The bot already has this conversation."),
-    "not_taken_over": (("Toma la conversación antes de escribir: el bot y una persona no "
-                        "deben responder a la vez."),
-                       ("Take the conversation over before writing: the bot and a person "
-                        "must not answer at the same time.")),
-    "invalid_request": (("El mensaje debe tener de 1 a 4096 caracteres, sin emojis partidos "
-                         "ni caracteres NUL."),
-                        ("The message must be 1 to 4096 characters, without broken emojis "
-                         "or NUL characters.")),
+    "already_taken": (
+        "Otro agente ({agent}) tiene esta conversación: debe devolverla primero.",
+        "Another agent ({agent}) has this conversation: they give it back first.",
+    ),
+    "not_handed_off": (
+        "El bot ya tiene esta conversación.",
+        "The bot already has this conversation.",
+    ),
+    "not_taken_over": (
+        (
+            "Toma la conversación antes de escribir: el bot y una persona no "
+            "deben responder a la vez."
+        ),
+        (
+            "Take the conversation over before writing: the bot and a person "
+            "must not answer at the same time."
+        ),
+    ),
+    "invalid_request": (
+        ("El mensaje debe tener de 1 a 4096 caracteres, sin emojis partidos ni caracteres NUL."),
+        ("The message must be 1 to 4096 characters, without broken emojis or NUL characters."),
+    ),
     "invalid_phone": ("Eso no es un número de teléfono.", "That is not a phone number."),
 }
 

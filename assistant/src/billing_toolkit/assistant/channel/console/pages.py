@@ -48,7 +48,10 @@ POLL_MS = 2000
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).with_name("templates")),
-    autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
 
 
 class FormRefused(Exception):
@@ -84,24 +87,37 @@ def _visit(request: Request, keys: SessionKeys) -> Visit:
     session = keys.load(request.cookies.get(COOKIE))
     tenant = keys.signed_in(session, _service(request).config)
     if session is None:
-        return Visit(request, anonymous(i18n.pick(request.headers.get("accept-language", ""))),
-                     None, keys, True)
+        return Visit(
+            request,
+            anonymous(i18n.pick(request.headers.get("accept-language", ""))),
+            None,
+            keys,
+            True,
+        )
     return Visit(request, session, tenant, keys, False)
 
 
 def _keep(response: Response, visit: Visit, session: Session | None = None) -> Response:
     """The response, setting the session cookie when it is new or changed."""
     if visit.new or session is not None:
-        visit.keys.cookie.set(response, visit.request, visit.keys.dump(session or visit.session),
-                              path=PREFIX)
+        visit.keys.cookie.set(
+            response, visit.request, visit.keys.dump(session or visit.session), path=PREFIX
+        )
     return response
 
 
 def _page(visit: Visit, template: str, status: int = 200, **context: Any) -> Response:
     html = _TEMPLATES.get_template(template).render(
-        t=visit.texts, lang=visit.session.language, prefix=PREFIX, poll_ms=POLL_MS,
-        csrf=visit.keys.csrf_token(visit.session), session=visit.session,
-        tenant=visit.tenant, here=visit.request.url.path, **context)
+        t=visit.texts,
+        lang=visit.session.language,
+        prefix=PREFIX,
+        poll_ms=POLL_MS,
+        csrf=visit.keys.csrf_token(visit.session),
+        session=visit.session,
+        tenant=visit.tenant,
+        here=visit.request.url.path,
+        **context,
+    )
     return _keep(HTMLResponse(html, status_code=status), visit)
 
 
@@ -117,8 +133,13 @@ async def _form(request: Request) -> dict[str, str]:
         raise FormRefused(415, "bad_form")
     try:
         body = (await read_body(request, MAX_FORM_BYTES)).decode("ascii")
-        pairs = parse_qsl(body, keep_blank_values=True, encoding="utf-8", errors="strict",
-                          max_num_fields=MAX_FIELDS)
+        pairs = parse_qsl(
+            body,
+            keep_blank_values=True,
+            encoding="utf-8",
+            errors="strict",
+            max_num_fields=MAX_FIELDS,
+        )
     except BodyProblem as refused:
         raise FormRefused(refused.status, "bad_form") from None
     except (UnicodeDecodeError, ValueError):
@@ -156,16 +177,27 @@ class ConsolePages:
         if visit.tenant is None:
             return _keep(_see_other(f"{PREFIX}/signin"), visit)
         service = _service(request)
-        waiting = await actions.in_state(service, visit.tenant.tenant,
-                                         ConversationState.WAITING_FOR_HUMAN)
-        active = await actions.in_state(service, visit.tenant.tenant,
-                                        ConversationState.HUMAN_ACTIVE)
+        waiting = await actions.in_state(
+            service, visit.tenant.tenant, ConversationState.WAITING_FOR_HUMAN
+        )
+        active = await actions.in_state(
+            service, visit.tenant.tenant, ConversationState.HUMAN_ACTIVE
+        )
         now = service.store.now()
-        rows = [{"item": item, "path": _path_of(item.conversation.phone),
-                 "waited": _waited(item.latest_escalation.created_at
-                                   if item.latest_escalation else
-                                   item.conversation.updated_at or now, now, visit.texts)}
-                for item in waiting]
+        rows = [
+            {
+                "item": item,
+                "path": _path_of(item.conversation.phone),
+                "waited": _waited(
+                    item.latest_escalation.created_at
+                    if item.latest_escalation
+                    else item.conversation.updated_at or now,
+                    now,
+                    visit.texts,
+                ),
+            }
+            for item in waiting
+        ]
         mine = [{"item": item, "path": _path_of(item.conversation.phone)} for item in active]
         return _page(visit, "inbox.html", waiting=rows, active=mine)
 
@@ -176,15 +208,17 @@ class ConsolePages:
         return _page(visit, "signin.html")
 
     async def signin(self, visit: Visit, form: dict[str, str]) -> Response:
-        tenant = actions.tenant_by_agent_token(_service(visit.request).config,
-                                               form.get("token", ""))
+        tenant = actions.tenant_by_agent_token(
+            _service(visit.request).config, form.get("token", "")
+        )
         agent = form.get("agent", "").strip()
         if tenant is None:
             return _page(visit, "signin.html", 401, error=visit.texts["bad_token"], agent=agent)
         if not actions.AGENT_ID.match(agent):
             return _page(visit, "signin.html", 400, error=visit.texts["bad_agent"], agent=agent)
-        return _keep(_see_other(f"{PREFIX}/"), visit,
-                     signed_in_as(visit.session, tenant, agent, self.keys))
+        return _keep(
+            _see_other(f"{PREFIX}/"), visit, signed_in_as(visit.session, tenant, agent, self.keys)
+        )
 
     async def signout(self, visit: Visit, form: dict[str, str]) -> Response:
         response = _see_other(f"{PREFIX}/signin")
@@ -198,18 +232,31 @@ class ConsolePages:
             target = f"{PREFIX}/"
         if chosen not in i18n.LANGUAGES:
             return _page(visit, "error.html", 400, message=visit.texts["bad_form"])
-        session = Session(visit.session.sid, chosen, visit.session.tenant, visit.session.agent,
-                          visit.session.fingerprint)
+        session = Session(
+            visit.session.sid,
+            chosen,
+            visit.session.tenant,
+            visit.session.agent,
+            visit.session.fingerprint,
+        )
         return _keep(_see_other(target), visit, session)
 
     # -- a conversation ------------------------------------------------------------------
 
-    async def _conversation(self, visit: Visit, phone: str, status: int = 200,
-                            notice: str | None = None) -> Response:
+    async def _conversation(
+        self, visit: Visit, phone: str, status: int = 200, notice: str | None = None
+    ) -> Response:
         assert visit.tenant is not None
         seen = await actions.view(_service(visit.request), visit.tenant.tenant, phone)
-        return _page(visit, "conversation.html", status, view=seen, notice=notice,
-                     path=_path_of(phone), mine=_is_mine(seen, visit))
+        return _page(
+            visit,
+            "conversation.html",
+            status,
+            view=seen,
+            notice=notice,
+            path=_path_of(phone),
+            mine=_is_mine(seen, visit),
+        )
 
     def _not_found(self, visit: Visit) -> Response:
         return _page(visit, "error.html", 404, message=visit.texts["not_found"])
@@ -224,10 +271,12 @@ class ConsolePages:
         except Refused:
             return self._not_found(visit)
 
-    def on_conversation(self, act: Callable[[Visit, str, dict[str, str]], Awaitable[object]]
-                        ) -> Action:
+    def on_conversation(
+        self, act: Callable[[Visit, str, dict[str, str]], Awaitable[object]]
+    ) -> Action:
         """A conversation's form action: done, it redirects to the conversation; refused by
         the handoff rules, it shows the conversation again with the reason."""
+
         async def run(visit: Visit, form: dict[str, str]) -> Response:
             if visit.tenant is None:
                 return _see_other(f"{PREFIX}/signin")
@@ -243,33 +292,38 @@ class ConsolePages:
                     return self._not_found(visit)
                 return await self._conversation(visit, phone, refused.status, refused.code)
             return _see_other(_path_of(phone))
+
         return run
 
     def form(self, action: Action) -> Callable[[Request], Awaitable[Response]]:
         """A POST endpoint: its form read (bounded) and its CSRF token checked first."""
+
         async def endpoint(request: Request) -> Response:
             visit = _visit(request, self.keys)
             try:
                 fields = await _form(request)
             except FormRefused as refused:
-                return _page(visit, "error.html", refused.status,
-                             message=visit.texts[refused.key])
+                return _page(visit, "error.html", refused.status, message=visit.texts[refused.key])
             if visit.new or not self.keys.csrf_ok(visit.session, fields.get("csrf")):
                 return _page(visit, "error.html", 403, message=visit.texts["csrf"])
             return await action(visit, fields)
+
         return endpoint
 
 
 def _is_mine(seen: ConversationView, visit: Visit) -> bool:
     conversation = seen.conversation
-    return (conversation.state is ConversationState.HUMAN_ACTIVE
-            and conversation.agent_id == visit.session.agent)
+    return (
+        conversation.state is ConversationState.HUMAN_ACTIVE
+        and conversation.agent_id == visit.session.agent
+    )
 
 
 async def take_over(visit: Visit, phone: str, form: dict[str, str]) -> object:
     assert visit.tenant is not None and visit.session.agent is not None
-    return await actions.take_over(_service(visit.request), visit.tenant.tenant, phone,
-                                   visit.session.agent)
+    return await actions.take_over(
+        _service(visit.request), visit.tenant.tenant, phone, visit.session.agent
+    )
 
 
 async def release(visit: Visit, phone: str, form: dict[str, str]) -> object:

@@ -40,8 +40,9 @@ class SessionKeys:
     """Signs and reads session cookies and CSRF tokens with one key."""
 
     def __init__(self, key: bytes) -> None:
-        self.cookie = SignedCookie(key, salt="billing-assistant-console", cookie=COOKIE,
-                                   max_age=MAX_AGE)
+        self.cookie = SignedCookie(
+            key, salt="billing-assistant-console", cookie=COOKIE, max_age=MAX_AGE
+        )
 
     @classmethod
     def from_environment(cls) -> SessionKeys:
@@ -60,8 +61,9 @@ class SessionKeys:
         return self.cookie.csrf_ok(session.sid, token)
 
     def dump(self, session: Session) -> str:
-        return self.cookie.dump([session.sid, session.language, session.tenant,
-                                 session.agent, session.fingerprint])
+        return self.cookie.dump(
+            [session.sid, session.language, session.tenant, session.agent, session.fingerprint]
+        )
 
     def load(self, cookie: str | None) -> Session | None:
         fields = self.cookie.load(cookie, 5)
@@ -76,8 +78,7 @@ class SessionKeys:
         if session is None or session.tenant is None or session.fingerprint is None:
             return None
         tenant = config.by_name(session.tenant)
-        if tenant is None or not hmac.compare_digest(self.fingerprint(tenant),
-                                                     session.fingerprint):
+        if tenant is None or not hmac.compare_digest(self.fingerprint(tenant), session.fingerprint):
             return None
         return tenant
 
@@ -90,8 +91,11 @@ def anonymous(language: str) -> Session:
     return Session(sid=new_sid(), language=language)
 
 
-def signed_in_as(session: Session, tenant: TenantChannel, agent: str,
-                 keys: SessionKeys) -> Session:
+def signed_in_as(session: Session, tenant: TenantChannel, agent: str, keys: SessionKeys) -> Session:
     """A fresh session (new `sid`: no fixation) for `agent` of `tenant`."""
-    return replace(anonymous(session.language), tenant=tenant.tenant, agent=agent,
-                   fingerprint=keys.fingerprint(tenant))
+    return replace(
+        anonymous(session.language),
+        tenant=tenant.tenant,
+        agent=agent,
+        fingerprint=keys.fingerprint(tenant),
+    )
