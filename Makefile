@@ -1,7 +1,7 @@
 # Two commands for a fresh machine (Python 3.11+, pip, Node/npm):
 #   make run   — install everything, then serve the billing simulator on its embedded defaults
 #   make test  — install everything, then run the whole test suite
-# Both are idempotent: the virtualenv is (re)built only when pyproject.toml changes.
+# Both are idempotent: the virtualenv is (re)built only when a pyproject.toml or this file changes.
 
 VENV   := .venv
 PYTHON := $(VENV)/bin/python
@@ -9,15 +9,19 @@ STAMP  := $(VENV)/.installed
 # Each top-level package folder is a distribution of its own (`<folder>/pyproject.toml`, code in
 # `<folder>/src/billing_toolkit/<folder>/`); the root pyproject is the meta-distribution over them.
 DISTRIBUTIONS := contract webconsole client simulator conformance assistant pytest_plugin
+PYRIGHT_VERSION := 1.1.414
+PYRIGHT := $(VENV)/pyright/node_modules/.bin/pyright
 
-.PHONY: install run test test-fast models lint-contract bench
+.PHONY: install run test test-fast lint models lint-contract bench
 
-$(STAMP): pyproject.toml $(foreach dist,$(DISTRIBUTIONS),$(dist)/pyproject.toml)
+$(STAMP): Makefile pyproject.toml $(foreach dist,$(DISTRIBUTIONS),$(dist)/pyproject.toml)
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	# The CPU build of torch first, so the embeddings extra never drags in a multi-GB CUDA build.
 	$(PYTHON) -m pip install --quiet 'torch==2.13.0'
 	$(PYTHON) -m pip install --quiet $(foreach dist,$(DISTRIBUTIONS),-e ./$(dist)) '.[dev,embeddings,postgres-embedded]'
+	# pyright, pinned, from the npm registry into the venv (the type check runs in the suite).
+	npm install --prefix $(VENV)/pyright --no-save --no-audit --no-fund --loglevel=error pyright@$(PYRIGHT_VERSION)
 	touch $(STAMP)
 
 # The agents' inbox's browser test drives Debian's chromium through Playwright (never
@@ -40,12 +44,21 @@ run: install
 # to 100% branch coverage: the run fails below that.
 COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 
+# The whole suite on every core (pytest-xdist; tests that share a server run in one load group),
+# with the 25 slowest printed and pytest's own wall-clock figure last. The format check, the
+# lint and pyright over the whole tree are tests of the suite (tests/project/test_static_checks.py).
 test: install
-	$(PYTHON) -m pytest $(COVERAGE)
+	$(PYTHON) -m pytest -n auto --dist loadgroup --durations=25 $(COVERAGE)
 
 # A quicker loop for development: everything but the tests marked slow.
 test-fast: install
-	$(PYTHON) -m pytest -m "not slow"
+	$(PYTHON) -m pytest -n auto --dist loadgroup -m "not slow"
+
+# The static checks alone, as the suite runs them.
+lint: install
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(PYRIGHT)
 
 # Regenerate the client's models from the contract.
 models: install

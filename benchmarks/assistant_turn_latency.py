@@ -93,7 +93,7 @@ def _timed_turn(pipeline: AssistantPipeline, phone: str, message: str) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30, help="turns per message (default 30)")
     parser.add_argument(
         "--customers",
@@ -120,7 +120,9 @@ def main() -> None:
             }
             others["keyword-rules"] = _routed_by(pipeline, KeywordClassifier())
             other_ms: dict[str, list[float]] = {name: [] for name in others}
-            invoice = capabilities.invoices(account).data["invoices"][0]["invoice_number"]
+            listed = capabilities.invoices(account).data
+            assert listed is not None, "the seeded account lists its invoices"
+            invoice = listed["invoices"][0]["invoice_number"]
             messages = _messages(tenant["samples"], invoice)
             turns: dict[str, list[float]] = {label: [] for label, _, _ in messages}
             base: dict[str, list[float]] = {label: [] for label, _, _ in messages}

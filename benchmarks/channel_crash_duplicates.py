@@ -199,7 +199,7 @@ def main() -> None:
         options = child.parse_args()
         serve(int(options.port), options.graph_url, options.store, float(options.turn_ms))
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--messages", type=int, default=100, help="per run")
     parser.add_argument("--kills", type=int, default=3, help="per run")

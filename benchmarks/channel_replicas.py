@@ -150,7 +150,7 @@ def main() -> None:
         dsn, port, turn_ms, workers = sys.argv[2:6]
         child(dsn, int(port), float(turn_ms), int(workers))
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--messages", type=int, default=600)
     parser.add_argument("--phones", type=int, default=60)
     parser.add_argument("--turn-ms", type=float, default=30.0)
@@ -161,14 +161,15 @@ def main() -> None:
     import warnings
 
     import psycopg
+    from psycopg import sql
 
     with warnings.catch_warnings():  # platformdirs warns that XDG_RUNTIME_DIR is unset
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-        import pgserver
+        from pgserver.postgres_server import get_server
 
     with tempfile.TemporaryDirectory() as data:
         Path(data).chmod(0o777)
-        server = pgserver.get_server(data, cleanup_mode="delete")
+        server = get_server(data, cleanup_mode="delete")
         try:
             print(
                 f"{args.messages} deliveries from {args.phones} phones, turn "
@@ -177,7 +178,9 @@ def main() -> None:
             )
             for count in args.replicas:
                 with psycopg.connect(server.get_uri(), autocommit=True) as admin:
-                    admin.execute(f"CREATE DATABASE bench_{count}")
+                    admin.execute(
+                        sql.SQL("CREATE DATABASE {}").format(sql.Identifier(f"bench_{count}"))
+                    )
                 rate, p50, p99 = run(count, server.get_uri(f"bench_{count}"), args)
                 print(
                     f"{count} replica(s): {rate:7.1f} turns/s   ack p50 {p50:6.1f} ms   "

@@ -173,7 +173,7 @@ def milliseconds(values: list[float], quantile: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--messages", type=int, default=80)
     parser.add_argument("--turn-ms", type=float, default=30.0)
     parser.add_argument("--workers", type=int, default=4)

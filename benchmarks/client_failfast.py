@@ -79,7 +79,7 @@ def naive_call(http: httpx.Client, url: str, attempts: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--timeout", type=float, default=0.2, help="per-attempt timeout (s)")
     parser.add_argument("--attempts", type=int, default=3, help="naive client's attempts")
     parser.add_argument("--calls", type=int, default=200, help="open-circuit calls measured")

@@ -97,7 +97,7 @@ def compare(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)

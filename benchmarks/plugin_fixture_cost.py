@@ -38,7 +38,7 @@ def one_test(options: SimOptions, loopback: bool, calls: int, shared: SharedSimu
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tests", type=int, default=10, help="tests per mode (default 10)")
     parser.add_argument("--calls", type=int, default=10, help="calls per test (default 10)")
     args = parser.parse_args()

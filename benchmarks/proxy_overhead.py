@@ -39,7 +39,7 @@ def _paths(account: str, phone: str, invoice: str) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="requests per route (default 200)")
     rounds = parser.parse_args().rounds
     with open_billing_sim(SimOptions(seed=7, customers=30)) as sim:

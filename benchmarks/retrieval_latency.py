@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import psycopg
+from psycopg import sql
 from rich.console import Console
 from rich.table import Table
 
@@ -171,9 +172,9 @@ def postgres_baseline(dsn: str, embedder: HashingEmbedder) -> Callable[[str], ob
 
 @contextmanager
 def postgres_dsn(workdir: Path) -> Iterator[str]:
-    import pgserver
+    from pgserver.postgres_server import get_server
 
-    server = pgserver.get_server(workdir / "pgdata", cleanup_mode="delete")
+    server = get_server(workdir / "pgdata", cleanup_mode="delete")
     try:
         yield server.get_uri()
     finally:
@@ -194,7 +195,7 @@ def load(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--sizes", default="1000,10000", help="comma-separated chunk counts (add 100000: minutes)"
     )
@@ -240,7 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     else:
                         name = f"kb_{size}"
                         with psycopg.connect(pg_uri, autocommit=True) as admin:
-                            admin.execute(f"CREATE DATABASE {name}")
+                            admin.execute(
+                                sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+                            )
                         dsn = pg_uri.replace("/postgres?", f"/{name}?")
                     seconds = load(dsn, chunks, vectors, embedder)
                     baseline = (

@@ -30,6 +30,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from starlette.routing import Route
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -92,7 +94,9 @@ def steps() -> dict[str, Step]:
         "server": ("127.0.0.1", 80),
     }
     bare = bare_app()
-    endpoint = next(route.app for route in app.routes if route.name == "getBalance")
+    endpoint = next(
+        route.app for route in app.routes if isinstance(route, Route) and route.name == "getBalance"
+    )
     context = OperationContext(
         runtime.store.tenant_for_key(tenant["api_key"]),
         ValidatedRequest(path={"accountNumber": account}),

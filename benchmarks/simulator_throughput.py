@@ -45,7 +45,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,12 +93,12 @@ def _simulator_app(
     from billing_toolkit.simulator.logs import configure_logging
 
     configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the server
-    journal = {} if journal_size is None else {"journal_size": journal_size}
-    return create_app(
-        SimulatorConfig(
-            customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits, **journal
-        )
+    config = SimulatorConfig(
+        customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits
     )
+    if journal_size is not None:
+        config = replace(config, journal_size=journal_size)
+    return create_app(config)
 
 
 def serve(kind: str, port: int, http: str) -> None:

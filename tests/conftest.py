@@ -35,11 +35,11 @@ def pg_server() -> Iterator[Any]:
     """
     with warnings.catch_warnings():  # platformdirs warns that XDG_RUNTIME_DIR is unset
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR")
-        import pgserver
+        from pgserver.postgres_server import get_server
 
     data = Path(tempfile.mkdtemp(prefix="tests-pg-"))
     data.chmod(0o777)
-    server = pgserver.get_server(data, cleanup_mode="delete")
+    server = get_server(data, cleanup_mode="delete")
     try:
         yield server
     finally:
@@ -52,8 +52,9 @@ def pg_dsn(pg_server: Any) -> str:
     """A DSN to a brand-new, empty database on the session's server: no test sees another's
     tables."""
     import psycopg
+    from psycopg import sql
 
     name = f"test_{next(_database_numbers)}"
     with psycopg.connect(pg_server.get_uri(), autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     return str(pg_server.get_uri(name))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import itertools
 import os
 import re
 import subprocess
@@ -108,12 +109,33 @@ def _ignored_imports() -> list[tuple[str, str]]:
     return pairs
 
 
+def _layers(contract: dict[str, Any], container: str) -> list[list[str]]:
+    """A `layers` contract's layers in `container`, top first, each the modules of one layer
+    (its siblings, `a | b` or `a : b`), named in full."""
+    return [
+        [f"{container}.{name.strip()}" for name in re.split(r"[|:]", layer)]
+        for layer in contract["layers"]
+    ]
+
+
+def _layer_modules() -> set[str]:
+    """Every module a `layers` contract names as (part of) a layer."""
+    return {
+        module
+        for contract in CONTRACTS
+        if contract["type"] == "layers"
+        for container in contract["containers"]
+        for layer in _layers(contract, container)
+        for module in layer
+    }
+
+
 def _named_by_contracts() -> set[str]:
     """The toolkit's modules the contracts name: the copy must have them all, or lint-imports
     stops at 'module does not exist' instead of judging."""
-    named = {module for pair in _ignored_imports() for module in pair}
+    named = {module for pair in _ignored_imports() for module in pair} | _layer_modules()
     for contract in CONTRACTS:
-        named.update(contract["source_modules"], contract["forbidden_modules"])
+        named.update(contract.get("source_modules", ()), contract.get("forbidden_modules", ()))
     return {module for module in named if module.startswith(f"{NAMESPACE}.")}
 
 
@@ -129,6 +151,9 @@ class Mirror:
             folder = tree.joinpath(*package.split("."))
             folder.mkdir(parents=True)
             (folder / "__init__.py").touch()
+        for module in _layer_modules():
+            # A layer is a package, so a plant may add modules inside it.
+            self.file(f"{module}.__init__")
         for module in _named_by_contracts():
             self.file(module)
         for importer, imported in _ignored_imports():
@@ -142,7 +167,7 @@ class Mirror:
             folder /= part
             folder.mkdir(exist_ok=True)
             (folder / "__init__.py").touch()
-        if (folder / name).is_dir():
+        if name != "__init__" and (folder / name).is_dir():
             return folder / name / "__init__.py"
         path = folder / f"{name}.py"
         path.touch()
@@ -166,7 +191,20 @@ class Mirror:
 
 
 def _contract_of(source: str) -> str:
-    (name,) = [contract["name"] for contract in CONTRACTS if source in contract["source_modules"]]
+    (name,) = [
+        contract["name"]
+        for contract in CONTRACTS
+        if contract["type"] == "forbidden" and source in contract["source_modules"]
+    ]
+    return name
+
+
+def _layers_of(container: str) -> str:
+    (name,) = [
+        contract["name"]
+        for contract in CONTRACTS
+        if contract["type"] == "layers" and container in contract["containers"]
+    ]
     return name
 
 
@@ -179,10 +217,36 @@ class Violation:
     breaks: str
 
 
+def _every_upward_import(contract: dict[str, Any]) -> Iterator[Violation]:
+    """In a `layers` contract, each module of a layer importing the layer right above it (the
+    nearest, so the likeliest, wrong way), and each sibling of an independent layer (`a | b`)
+    importing the next."""
+    prefix = contract["name"].partition(":")[0]
+    for container in contract["containers"]:
+        layers = _layers(contract, container)
+        upward = [(low, high[0]) for high, lows in itertools.pairwise(layers) for low in lows]
+        across = [
+            pair
+            for layer, spec in zip(layers, contract["layers"], strict=True)
+            if "|" in spec
+            for pair in itertools.pairwise(layer)
+        ]
+        for importer, imported in upward + across:
+            yield Violation(
+                f"{prefix}:{importer}->{imported}",
+                {importer: f"import {imported}"},
+                contract["name"],
+            )
+
+
 def _every_forbidden_import() -> Iterator[Violation]:
     """Each contract's first source importing each of its forbidden modules directly, from a
-    module of its own (the package's `__init__` would be a rarer place for it)."""
+    module of its own (the package's `__init__` would be a rarer place for it); each layer of
+    a `layers` contract importing upwards."""
     for contract in CONTRACTS:
+        if contract["type"] == "layers":
+            yield from _every_upward_import(contract)
+            continue
         source = contract["source_modules"][0]
         importer = f"{source}.planted" if source in ROOTS else source
         for forbidden in contract["forbidden_modules"]:
@@ -237,10 +301,29 @@ from billing_toolkit.simulator.faults import inject""",
         },
         _contract_of("billing_toolkit.simulator.faults.registry"),
     ),
+    Violation(
+        "intent-rules-ask-the-turn-inside-a-function",
+        {
+            "billing_toolkit.assistant.understanding.keyword_classifier": """
+def classify(message):
+    from billing_toolkit.assistant.turn.person_request import asks_for_person""",
+        },
+        _layers_of("billing_toolkit.assistant"),
+    ),
+    Violation(
+        "the-store-reaches-the-turn-through-its-model",
+        {
+            "billing_toolkit.assistant.store.sql": "from billing_toolkit.assistant.store import model",
+            "billing_toolkit.assistant.store.model": """
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline""",
+        },
+        _layers_of("billing_toolkit.assistant"),
+    ),
 ]
 """Violations as they would be written, each through a door the direct plants above do not
 try: a namespace subpackage, a chain through the package's own modules, an import inside a
-function, the one ignored import widened, a chain to an external package."""
+function, the one ignored import widened, a chain to an external package, the assistant's old
+turn ↔ understanding cycle dodged inside a function, a stage reaching up through a sibling."""
 
 
 def test_the_bare_copy_keeps_every_contract(tmp_path: Path) -> None:

@@ -1,20 +1,22 @@
-"""What `pip install billing-toolkit` really puts on a user's machine.
+"""What the distributions really put on a user's machine, and what static tools see of them.
 
-The issue: nothing installs a generic top-level name (everything lives under the
-`billing_toolkit` namespace), and the SDK installs with its own dependencies only, the
-simulator, conformance kit, assistant, Postgres and embeddings being extras. So the wheel is
-built and read, and the SDK alone is installed in a clean virtualenv and made to call a
-simulator served by the full install.
+Each top-level package folder is a distribution of its own (`<folder>/pyproject.toml`, code in
+`<folder>/src/billing_toolkit/<folder>/`), so every wheel claims only its own subpackage of the
+`billing_toolkit` namespace, ships `py.typed`, and the SDK installs alone with its own
+dependencies. The wheels are built and read; the SDK's two wheels are installed in a clean
+virtualenv, made to call a simulator served by the full install, and type-checked by mypy from
+outside, as a user's project would see them.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from email.message import Message
@@ -30,10 +32,22 @@ from billing_toolkit.pytest_plugin import BillingSim
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "billing_toolkit"
-BUILD_FILES = ("setup.py", "pyproject.toml", "README.md")
-SHIPPED_SUFFIXES = {".py", ".yaml", ".md", ".html", ".css", ".js", ".txt"}
+SHIPPED_SUFFIXES = {".py", ".yaml", ".md", ".html", ".css", ".js", ".txt", ".typed"}
 """Modules and the package data the code reads at run time (the contract, the knowledge
-base, the scenarios, each folder's README, the agents' inbox's templates and assets)."""
+base, the scenarios, the consoles' templates and assets), and the `py.typed` marker."""
+SDK = ("contract", "client")
+"""The folders whose distributions make up the SDK (`billing-toolkit-client` and the kernel)."""
+
+
+def _folders() -> list[str]:
+    """The distribution folders, as the Makefile installs them (`DISTRIBUTIONS := …`)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    match = re.search(r"^DISTRIBUTIONS := (.+)$", makefile, re.MULTILINE)
+    assert match, "the Makefile names its distributions"
+    return match.group(1).split()
+
+
+FOLDERS = _folders()
 
 
 def run(argv: list[str | Path], cwd: Path, timeout: float) -> str:
@@ -57,146 +71,129 @@ def run(argv: list[str | Path], cwd: Path, timeout: float) -> str:
     return result.stdout
 
 
-def _package_folders() -> list[Path]:
-    """The folders setup.py maps under the namespace, read from its `FOLDERS`."""
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    (folders,) = [
-        ast.literal_eval(node.value)
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and any(getattr(t, "id", None) == "FOLDERS" for t in node.targets)
-    ]
-    return [ROOT / name for name in folders]
+def test_every_package_folder_is_a_distribution_of_its_own() -> None:
+    """The Makefile's list is every folder with a `pyproject.toml` (bar the meta root), each
+    named `billing-toolkit-<folder>`, its code under `src/billing_toolkit/<folder>/`."""
+    assert sorted(FOLDERS) == sorted(p.parent.name for p in ROOT.glob("*/pyproject.toml"))
+    for folder in FOLDERS:
+        project = tomllib.loads((ROOT / folder / "pyproject.toml").read_text(encoding="utf-8"))
+        assert project["project"]["name"] == f"billing-toolkit-{folder.replace('_', '-')}"
+        package = ROOT / folder / "src" / NAMESPACE / folder
+        assert (package / "__init__.py").is_file() and (package / "py.typed").is_file(), folder
+        assert not (ROOT / folder / "src" / NAMESPACE / "__init__.py").exists(), folder
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_a_bare_folder_name_does_not_import_from_the_repository_root(folder: str) -> None:
+    """`import client` from a checkout would load a second copy of every module (a second
+    `NotFoundError` class that `except` clauses miss): it refuses, naming the real import."""
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {folder}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert f"import {NAMESPACE}.{folder}" in result.stderr.splitlines()[-1]
+
+
+def test_the_installed_modules_are_the_src_files_and_no_import_hook_maps_them() -> None:
+    """Each distribution is installed through a plain path entry (`<folder>/src`), the kind
+    pyright, mypy and IDEs follow; an editable finder hook is something they cannot."""
+    site = Path(next(p for p in sys.path if p.endswith("site-packages")))
+    assert not list(site.glob(f"__editable__*{NAMESPACE}*finder.py"))
+    for folder in FOLDERS:
+        module = __import__(f"{NAMESPACE}.{folder}", fromlist=["_"])
+        assert Path(module.__file__ or "").is_relative_to(ROOT / folder / "src"), folder
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel, built once per module from a copy of exactly what the build reads: building
-    in the work tree would leave `build/` there, whose stale files setuptools puts in the next
-    wheel, and two concurrent runs would share it."""
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every distribution's wheel, built once per module from copies of the folders (building in
+    the work tree would leave `build/` there, whose stale files setuptools puts in the next
+    wheel). Copying follows the kernel's links, so the wheel holds the contract's bytes."""
     source = tmp_path_factory.mktemp("source")
-    for name in BUILD_FILES:
-        shutil.copy2(ROOT / name, source / name)
-    for folder in _package_folders():
-        shutil.copytree(folder, source / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
-    out = tmp_path_factory.mktemp("wheel")
-    run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--disable-pip-version-check",
-            "-q",
-            "-w",
-            out,
-            source,
-        ],
-        cwd=source,
-        timeout=300,
-    )
-    (built,) = out.glob("*.whl")
+    for folder in FOLDERS:
+        shutil.copytree(
+            ROOT / folder,
+            source / folder,
+            ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"),
+        )
+    out = tmp_path_factory.mktemp("wheels")
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+    folders = [f"./{folder}" for folder in FOLDERS]
+    run([*pip, "--disable-pip-version-check", "-q", "-w", out, *folders], cwd=source, timeout=300)
+    built = {folder: next(out.glob(f"billing_toolkit_{folder}-*.whl")) for folder in FOLDERS}
+    assert len(list(out.glob("*.whl"))) == len(FOLDERS)
     return built
 
 
-@pytest.fixture(scope="module")
-def wheel_files(wheel: Path) -> set[str]:
+def _names(wheel: Path) -> set[str]:
     with zipfile.ZipFile(wheel) as archive:
         return set(archive.namelist())
 
 
-def _dist_info(wheel: Path, name: str) -> str:
+def _metadata(wheel: Path) -> Message:
     with zipfile.ZipFile(wheel) as archive:
-        (path,) = [
-            n
-            for n in archive.namelist()
-            if n.split("/")[0].endswith(".dist-info") and n.endswith(f"/{name}")
-        ]
-        return archive.read(path).decode("utf-8")
+        (path,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        return Parser().parsestr(archive.read(path).decode("utf-8"))
 
 
-@pytest.fixture(scope="module")
-def metadata(wheel: Path) -> Message:
-    return Parser().parsestr(_dist_info(wheel, "METADATA"))
+def _requirements(wheel: Path) -> set[str]:
+    """The distribution's own (not an extra's) requirements, by canonical name."""
+    requirements = [Requirement(line) for line in _metadata(wheel).get_all("Requires-Dist", [])]
+    return {canonicalize_name(r.name) for r in requirements if r.marker is None}
 
 
-def _requirements(metadata: Message) -> list[Requirement]:
-    return [Requirement(line) for line in metadata.get_all("Requires-Dist", [])]
-
-
-def test_the_wheel_installs_one_namespace_and_nothing_else(wheel_files: set[str]) -> None:
-    top_level = {name.split("/")[0] for name in wheel_files}
-    assert {name for name in top_level if not name.endswith(".dist-info")} == {NAMESPACE}
-    assert len(top_level) == 2, top_level
-
-
-def test_the_namespace_is_open(wheel_files: set[str]) -> None:
-    """No `billing_toolkit/__init__.py`: a PEP 420 namespace, as setup.py lays it out, so the
-    wheel claims only its own subpackages."""
-    assert f"{NAMESPACE}/__init__.py" not in wheel_files
-    assert {
-        f"{NAMESPACE}/{folder.name}/__init__.py" for folder in _package_folders()
-    } <= wheel_files
-
-
-def test_the_wheel_ships_every_module_and_data_file(wheel_files: set[str]) -> None:
-    """Every module and data file of the package folders is in the wheel: a folder the
-    package discovery misses would install a simulator without its fault rules or an
-    assistant without its knowledge base, and only a non-editable install would show it."""
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_each_wheel_claims_only_its_own_subpackage_and_ships_all_of_it(
+    wheels: dict[str, Path], folder: str
+) -> None:
+    """No `billing_toolkit/__init__.py` (an open PEP 420 namespace, so the wheels install side by
+    side), nothing outside `billing_toolkit/<folder>/`, and every module and data file of the
+    src tree inside: a file the package discovery misses would install a simulator without its
+    scenarios or an assistant without its knowledge base, and only a real install would show it."""
+    names = _names(wheels[folder])
+    code = {n for n in names if ".dist-info/" not in n}
+    assert code and all(n.startswith(f"{NAMESPACE}/{folder}/") for n in code), folder
+    src = ROOT / folder / "src"
     shipped = {
-        f"{NAMESPACE}/{path.relative_to(ROOT).as_posix()}"
-        for folder in _package_folders()
-        for path in folder.rglob("*")
-        if path.suffix in SHIPPED_SUFFIXES and "__pycache__" not in path.parts
+        path.relative_to(src).as_posix()
+        for path in (src / NAMESPACE).rglob("*")
+        if path.suffix in SHIPPED_SUFFIXES and path.is_file() and "__pycache__" not in path.parts
     }
-    assert f"{NAMESPACE}/contract/openapi.yaml" in shipped
-    assert any(
-        name.startswith(f"{NAMESPACE}/assistant/knowledge/") and name.endswith(".md")
-        for name in shipped
-    )
-    missing = sorted(shipped - wheel_files)
+    assert f"{NAMESPACE}/{folder}/py.typed" in shipped
+    missing = sorted(shipped - names)
     assert not missing, "not in the wheel (a folder without `__init__.py`?):\n" + "\n".join(missing)
 
 
-def test_the_base_install_is_the_sdk_only(metadata: Message) -> None:
-    base = {canonicalize_name(r.name) for r in _requirements(metadata) if r.marker is None}
-    assert base == {"httpx", "pydantic", "pyyaml"}
+def test_the_kernel_ships_the_contract_itself(wheels: dict[str, Path]) -> None:
+    """`contract/openapi.yaml` stays where readers look for it; the kernel's wheel carries its
+    bytes (and the released versions), not a link that would dangle in site-packages."""
+    with zipfile.ZipFile(wheels["contract"]) as archive:
+        shipped = archive.read(f"{NAMESPACE}/contract/openapi.yaml")
+        released = archive.read(f"{NAMESPACE}/contract/released/openapi-1.0.0.yaml")
+    assert shipped == (ROOT / "contract" / "openapi.yaml").read_bytes()
+    assert released == (ROOT / "contract" / "released" / "openapi-1.0.0.yaml").read_bytes()
 
 
-def _extras_packages(metadata: Message) -> set[str]:
-    """Every distribution an extra asks for, other than the toolkit itself."""
-    return {
-        canonicalize_name(r.name)
-        for r in _requirements(metadata)
-        if r.marker is not None and canonicalize_name(r.name) != canonicalize_name(metadata["Name"])
-    }
+def test_the_sdk_distributions_need_only_their_own_libraries(wheels: dict[str, Path]) -> None:
+    assert _requirements(wheels["contract"]) == {"pydantic", "pyyaml"}
+    assert _requirements(wheels["client"]) == {"billing-toolkit-contract", "httpx", "pydantic"}
 
 
 @pytest.fixture(scope="module")
-def sdk_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A fresh virtualenv (from the base interpreter, without system site-packages) holding
-    the wheel and its base dependencies from the package index, nothing else."""
+def sdk_python(wheels: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A fresh virtualenv (from the base interpreter, without system site-packages) holding the
+    SDK's two wheels and their dependencies from the package index, nothing else."""
     venv = tmp_path_factory.mktemp("sdk-venv")
     base_python = getattr(sys, "_base_executable", sys.executable)
     run([base_python, "-m", "venv", venv], cwd=venv, timeout=180)
     python = venv / "bin" / "python"
-    run(
-        [
-            python,
-            "-m",
-            "pip",
-            "install",
-            "--disable-pip-version-check",
-            "-q",
-            "--timeout",
-            "60",
-            wheel,
-        ],
-        cwd=venv,
-        timeout=600,
-    )
+    pip = [python, "-m", "pip", "install", "--disable-pip-version-check", "-q", "--timeout", "60"]
+    run([*pip, *(wheels[folder] for folder in SDK)], cwd=venv, timeout=600)
     yield python
     shutil.rmtree(venv, ignore_errors=True)
 
@@ -209,14 +206,19 @@ print(json.dumps(sorted({d.metadata["Name"] for d in importlib.metadata.distribu
 
 
 @pytest.mark.slow
-def test_the_sdk_installs_without_any_extra_package(sdk_python: Path, metadata: Message) -> None:
-    extras = _extras_packages(metadata)
-    assert {"starlette", "uvicorn", "schemathesis", "psycopg", "numpy", "faker"} <= extras
+def test_the_sdk_installs_alone(sdk_python: Path) -> None:
+    """`pip install billing-toolkit-client` brings the kernel and three libraries: no web
+    server, test framework, database driver or console script of the other distributions."""
     installed = {
         canonicalize_name(name)
         for name in json.loads(run([sdk_python, "-c", INSTALLED], sdk_python.parent, 120))
     }
-    assert sorted(installed & extras) == []
+    assert {"billing-toolkit-client", "billing-toolkit-contract", "httpx", "pydantic"} <= installed
+    others = {f"billing-toolkit-{f.replace('_', '-')}" for f in FOLDERS if f not in SDK}
+    heavy = {"starlette", "uvicorn", "schemathesis", "psycopg", "numpy", "faker", "pytest"}
+    assert sorted(installed & (others | heavy)) == []
+    scripts = {"billing-sim", "billing-contract", "billing-assistant"}
+    assert sorted(p.name for p in sdk_python.parent.iterdir() if p.name in scripts) == []
 
 
 BALANCE = """
@@ -246,27 +248,35 @@ def test_the_sdk_alone_reads_a_balance_from_the_simulator(
     assert read == Balance.model_validate(response.json()).model_dump(exclude={"as_of"})
 
 
+USER_CODE = """
+from billing_toolkit.client import BillingClient, Timeouts
+
+with BillingClient("http://127.0.0.1:8080", "key", timeouts=Timeouts()) as billing:
+    reveal_type(billing.get_balance("1000004821"))
+    billing.get_balance(1000004821)
+BillingClient("http://127.0.0.1:8080", "key", retries=3)
+"""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("script", "extra"),
-    [
-        ("billing-sim", "simulator"),
-        ("billing-contract", "conformance"),
-        ("billing-assistant", "assistant"),
-    ],
-)
-def test_a_script_without_its_extra_names_the_extra_to_install(
-    sdk_python: Path, script: str, extra: str
-) -> None:
-    """The scripts come with the base install; without their extra they say what to install
-    (one line, exit 2), not an ImportError traceback."""
+def test_a_users_type_checker_sees_the_sdks_types(sdk_python: Path, tmp_path: Path) -> None:
+    """mypy, run on a user's file against the SDK venv (PEP 561: `py.typed`), reads a balance as
+    the pydantic `Balance` model, not `Any`, refuses an account number passed as an int, and
+    knows the client's options by name (a misspelt one is an error, not swallowed by `**kw`)."""
+    user = tmp_path / "bot.py"
+    user.write_text(USER_CODE, encoding="utf-8")
+    mypy = [sys.executable, "-m", "mypy", "--no-incremental", "--python-executable", sdk_python]
     result = subprocess.run(
-        [sdk_python.parent / script, "--help"],
+        [str(arg) for arg in [*mypy, user]],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,
         check=False,
     )
-    assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
-    assert f"pip install 'billing-toolkit[{extra}]'" in result.stderr
+    lines = result.stdout.splitlines()
+    revealed = [line for line in lines if "Revealed type" in line]
+    assert revealed and '"billing_toolkit.client.models.billing.Balance"' in revealed[0], lines
+    assert any("bot.py:6: error" in line and "arg-type" in line for line in lines), lines
+    assert any("bot.py:7: error" in line and "call-arg" in line for line in lines), lines
+    assert not any("import-untyped" in line or "import-not-found" in line for line in lines)

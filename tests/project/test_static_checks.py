@@ -1,0 +1,104 @@
+"""One house style and checked types over the whole tree, on every `make test`.
+
+`ruff format --check`, `ruff check` and pyright (strict for the kernel and the SDK, basic for the
+rest, configured in pyproject.toml) run on the repository as a contributor's editor would see it.
+Each check is also shown a planted fault it must report: a checker that cannot see the code
+(an import it cannot resolve, a folder left out of its include list) passes everything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+RUFF = BIN / "ruff"
+
+
+def _pyright() -> Path:
+    """The pinned pyright the Makefile installs into the venv (`PYRIGHT := …`)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    match = re.search(r"^PYRIGHT := \$\(VENV\)/(.+)$", makefile, re.MULTILINE)
+    assert match, "the Makefile names its pyright"
+    return Path(sys.prefix) / match.group(1)
+
+
+def run(
+    argv: list[str | Path], cwd: Path = ROOT, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(arg) for arg in argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def pyright(*paths: str | Path) -> dict[str, Any]:
+    """pyright's JSON report, with the repository's configuration, on `paths` (or its include)."""
+    result = run([_pyright(), "--outputjson", "--project", ROOT / "pyproject.toml", *paths])
+    assert result.stdout.startswith("{"), result.stderr
+    return json.loads(result.stdout)
+
+
+def _lines(report: dict[str, Any]) -> list[str]:
+    return [
+        f"{Path(d['file']).relative_to(ROOT) if Path(d['file']).is_relative_to(ROOT) else d['file']}"
+        f":{d['range']['start']['line'] + 1}: {d['severity']}: {d['message']} ({d.get('rule', '')})"
+        for d in report["generalDiagnostics"]
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("pyright")
+def test_pyright_reports_nothing_over_the_whole_tree() -> None:
+    """0 errors and 0 warnings, every import resolved, in every folder the include names."""
+    report = pyright()
+    assert _lines(report) == []
+    analyzed = report["summary"]["filesAnalyzed"]
+    assert analyzed >= len(list(ROOT.glob("*/src/billing_toolkit/*/**/*.py"))), analyzed
+
+
+PLANTED = """
+from billing_toolkit.client import BillingClient
+import billing_toolkit.client.no_such_module
+
+with BillingClient("http://127.0.0.1:8080", "key") as billing:
+    balance: int = billing.get_balance("1000004821")
+"""
+
+
+@pytest.mark.xdist_group("pyright")
+def test_pyright_catches_an_unresolved_import_and_a_wrong_type(tmp_path: Path) -> None:
+    """The planted file imports a module that does not exist and assigns a balance to an int:
+    both are reported, so the clean report above is pyright seeing the code, not skipping it."""
+    planted = tmp_path / "planted.py"
+    planted.write_text(PLANTED, encoding="utf-8")
+    rules = {d.get("rule") for d in pyright(planted)["generalDiagnostics"]}
+    assert {"reportMissingImports", "reportAssignmentType"} <= rules, rules
+
+
+def test_the_tree_is_formatted_and_lint_clean() -> None:
+    for argv in ([RUFF, "format", "--check", "."], [RUFF, "check", "."]):
+        result = run(argv, timeout=120)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_ruff_reports_a_badly_formatted_and_a_lint_failing_file(tmp_path: Path) -> None:
+    """With the repository's settings (line length 100), an unformatted file and an unused
+    import are both reported: the clean verdict above is ruff reading the tree's settings."""
+    planted = tmp_path / "planted.py"
+    planted.write_text("import os\nx = {  'a':1 }\n", encoding="utf-8")
+    config = ["--config", ROOT / "pyproject.toml"]
+    assert run([RUFF, "format", "--check", *config, planted], cwd=tmp_path).returncode == 1
+    lint = run([RUFF, "check", *config, planted], cwd=tmp_path)
+    assert lint.returncode == 1 and "F401" in lint.stdout, lint.stdout
