@@ -62,7 +62,7 @@ lint: install
 
 # Regenerate the client's models from the contract.
 models: install
-	$(PYTHON) -m billing_toolkit.client.codegen
+	$(PYTHON) tools/generate_client.py
 
 lint-contract:
 	npx --yes @redocly/cli@2.77.0 lint contract/openapi.yaml

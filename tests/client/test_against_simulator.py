@@ -63,6 +63,7 @@ def sim(billing_sim: BillingSim) -> BillingSim:
 
 @pytest.fixture
 async def caps(sim: BillingSim) -> AsyncIterator[AsyncCapabilities]:
+    assert sim.fault_clock is not None, "the plugin's simulator runs on a virtual clock"
     client = sim.async_client_for(
         "fibranet",
         rng=random.Random(5),

@@ -35,7 +35,8 @@ from tests.client import payloads
 from tests.client.conftest import FakeClock
 from tests.client.together import admitted, at_once
 
-CONFIG = BreakerConfig(failure_threshold=3, reset_timeout=30.0)
+THRESHOLD = 3
+CONFIG = BreakerConfig(failure_threshold=THRESHOLD, reset_timeout=30.0)
 A = payloads.ACCOUNT
 BALANCE = f"/v1/customers/{A}/balance"
 CLOSED, OPEN, HALF_OPEN = CircuitState.CLOSED, CircuitState.OPEN, CircuitState.HALF_OPEN
@@ -51,7 +52,7 @@ def fail_times(snapshot: BreakerSnapshot, times: int, now: float = 0.0) -> Break
 
 
 def test_closed_opens_after_n_consecutive_failures_only() -> None:
-    almost = fail_times(BreakerSnapshot(), CONFIG.failure_threshold - 1)
+    almost = fail_times(BreakerSnapshot(), THRESHOLD - 1)
     assert almost.state is CLOSED
     assert succeeded(almost, almost.generation).consecutive_failures == 0, (
         "a success resets the streak"
@@ -160,7 +161,7 @@ def test_the_lock_is_not_held_during_a_call(clock: FakeClock) -> None:
 
 def open_breaker(clock: FakeClock) -> CircuitBreaker:
     breaker = CircuitBreaker(CONFIG, clock=clock)
-    for _ in range(CONFIG.failure_threshold):
+    for _ in range(THRESHOLD):
         breaker.record_failure(breaker.acquire())
     return breaker
 

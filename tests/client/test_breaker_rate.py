@@ -15,10 +15,10 @@ from billing_toolkit.client.breaker import (
     BreakerSnapshot,
     CircuitBreaker,
     CircuitState,
-    FailureRateTrip,
     failed,
     succeeded,
 )
+from billing_toolkit.client.breaker_window import FailureRateTrip
 from billing_toolkit.client.errors import CircuitOpenError, CustomerNotFoundError, ServerError
 from tests.client import payloads
 from tests.client.conftest import FakeClock

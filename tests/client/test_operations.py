@@ -8,10 +8,10 @@ import re
 import pytest
 
 from billing_toolkit.client import AsyncBillingClient, BillingClient
-from billing_toolkit.client.codegen import python_name
 from billing_toolkit.client.models.operations import OPERATIONS
 from billing_toolkit.contract.document import load, operations
 from billing_toolkit.contract.operations import load_contract
+from tools.generate_client import python_name
 
 LIFECYCLE = {"close", "aclose"}
 

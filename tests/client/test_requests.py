@@ -172,9 +172,9 @@ BAD_ARGUMENTS: list[tuple[str, Callable[[BillingClient], Any], str]] = [
     ("tampered cursor", lambda c: c.list_payments(A, cursor="../etc"), "query.cursor"),
     (
         "float money",
-        lambda c: c.create_payment(A, amount=45.0, currency="USD", method="zelle"),
+        lambda c: c.create_payment(A, amount=45.0, currency="USD", method="zelle"),  # type: ignore[arg-type]
         "body.amount",
-    ),  # type: ignore[arg-type]
+    ),
     (
         "zero payment",
         lambda c: c.create_payment(A, amount=Decimal("0.00"), currency="USD", method="zelle"),

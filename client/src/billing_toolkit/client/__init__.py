@@ -11,12 +11,12 @@ with BillingClient("http://127.0.0.1:8080", api_key) as billing:
 ```
 
 The models in `billing_toolkit.client.models`, the operation bindings and the clients' typed
-methods are generated from the contract (`python -m billing_toolkit.client.codegen`); everything
-else is hand-written. See `client/README.md`.
+methods are generated from the contract (`python tools/generate_client.py`); everything else is hand-written. See `client/README.md`.
 """
 
 from billing_toolkit.client.asgi import BlockingASGITransport
 from billing_toolkit.client.async_client import AsyncBillingClient
+from billing_toolkit.client.base import ClientOptions
 from billing_toolkit.client.breaker import BreakerConfig, CircuitBreaker, CircuitState
 from billing_toolkit.client.breaker_window import FailureRateTrip
 from billing_toolkit.client.capabilities import AsyncCapabilities, Capabilities
@@ -73,6 +73,7 @@ __all__ = [
     "CircuitBreaker",
     "CircuitOpenError",
     "CircuitState",
+    "ClientOptions",
     "ContractViolationError",
     "Customer",
     "CustomerNotFoundError",

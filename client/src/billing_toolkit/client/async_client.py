@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from contextlib import aclosing, closing
-from typing import Any, Self
+from typing import Self, Unpack
 
 import anyio
 import httpx
 
-from billing_toolkit.client.base import ClientCore
+from billing_toolkit.client.base import ClientCore, ClientOptions
 from billing_toolkit.client.call import Effect, Reply, Send, Sleep, advance
 from billing_toolkit.client.models.methods import AsyncBillingMethods
 from billing_toolkit.client.operation import ClientOperation, M
@@ -36,9 +36,9 @@ class AsyncBillingClient(ClientCore, AsyncBillingMethods):
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
-        **settings: Any,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        super().__init__(base_url, api_key, **settings)
+        super().__init__(base_url, api_key, **options)
         self._sleep = sleep
         self._http = httpx.AsyncClient(transport=transport)
 

@@ -13,6 +13,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable
+from typing import TypedDict, Unpack
 
 import httpx
 
@@ -77,6 +78,25 @@ def api_key_of(value: str | None) -> str:
     return key
 
 
+class ClientOptions(TypedDict, total=False):
+    """The keyword options both twins take, written once: each twin's `__init__` spells them
+    out as `**options: Unpack[ClientOptions]`, so an IDE completes them and a type checker
+    refuses a misspelt or mistyped one, while the list and its defaults live only here."""
+
+    timeouts: Timeouts
+    """Per-attempt and per-call time limits (default `Timeouts()`: 2 s, 5 s, 10 s in all)."""
+    retry: RetryPolicy
+    """When and how long to wait before trying again (default `RetryPolicy()`)."""
+    breaker: CircuitBreaker
+    """Share one breaker between clients of the same API (default: a fresh one on `clock`)."""
+    clock: Callable[[], float]
+    """Monotonic seconds, injectable so tests decide time (default `time.monotonic`)."""
+    rng: RandomSource
+    """The jitter's randomness, injectable so tests are exact (default: a private RNG)."""
+    idempotency_key_factory: Callable[[], str]
+    """A fresh Idempotency-Key per call that takes one (default `new_idempotency_key`)."""
+
+
 class ClientCore:
     """Settings, and the flow of one call, for either twin.
 
@@ -89,27 +109,25 @@ class ClientCore:
         self,
         base_url: str | None = None,
         api_key: str | None = None,
-        *,
-        timeouts: Timeouts | None = None,
-        retry: RetryPolicy | None = None,
-        breaker: CircuitBreaker | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        rng: RandomSource | None = None,
-        idempotency_key_factory: Callable[[], str] = new_idempotency_key,
+        **options: Unpack[ClientOptions],
     ) -> None:
+        if unknown := sorted(options.keys() - ClientOptions.__optional_keys__):
+            # What an explicit keyword list did for free: a misspelt option is no default.
+            raise TypeError(f"{type(self).__name__}() got unknown option(s) {', '.join(unknown)}")
         self.base_url = base_url_of(base_url)
         self._api_key = api_key_of(api_key)
-        self.timeouts = timeouts or Timeouts()
-        self.breaker = breaker or CircuitBreaker(clock=clock)
+        clock = options.get("clock", time.monotonic)
+        self.timeouts = options.get("timeouts") or Timeouts()
+        self.breaker = options.get("breaker") or CircuitBreaker(clock=clock)
         self._settings = CallSettings(
             base_url=str(self.base_url).rstrip("/"),
             timeouts=self.timeouts,
-            retry=retry or RetryPolicy(),
+            retry=options.get("retry") or RetryPolicy(),
             breaker=self.breaker,
             clock=clock,
-            rng=rng or default_rng(),
+            rng=options.get("rng") or default_rng(),
         )
-        self._new_idempotency_key = idempotency_key_factory
+        self._new_idempotency_key = options.get("idempotency_key_factory", new_idempotency_key)
 
     @property
     def clock(self) -> Callable[[], float]:

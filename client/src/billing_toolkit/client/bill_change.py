@@ -74,7 +74,8 @@ def totals_by_kind(invoice: Invoice) -> dict[LineItemKind, KindTotal]:
 def compare(latest: Invoice, previous: Invoice) -> BillChange:
     """Which kinds of line appeared, disappeared, changed (and by how much) or stayed equal."""
     now, before = totals_by_kind(latest), totals_by_kind(previous)
-    changed, unchanged = [], []
+    changed: list[KindChange] = []
+    unchanged: list[KindTotal] = []
     for kind in now.keys() & before.keys():
         if now[kind].amount == before[kind].amount:
             unchanged.append(now[kind])

@@ -47,8 +47,8 @@ from billing_toolkit.client.breaker_window import (
     recorded,
     tripped,
 )
-from billing_toolkit.client.config_checks import check_count, check_seconds
 from billing_toolkit.client.errors import CircuitOpenError
+from billing_toolkit.client.options import Count, Seconds, options
 
 logger = logging.getLogger("billing_toolkit.client.breaker")
 
@@ -65,7 +65,7 @@ class Admission(Enum):
     REJECT = "reject"
 
 
-@dataclass(frozen=True, slots=True)
+@options
 class BreakerConfig:
     """When to open, and how long to stay open before a probe.
 
@@ -74,19 +74,11 @@ class BreakerConfig:
     unless given). At least one trip must be on.
     """
 
-    failure_threshold: int | None = 5
-    reset_timeout: float = 30.0
+    failure_threshold: Count | None = 5
+    reset_timeout: Seconds = 30.0
     failure_rate: FailureRateTrip | None = None
 
     def __post_init__(self) -> None:
-        if self.failure_threshold is not None:
-            check_count("BreakerConfig.failure_threshold", self.failure_threshold)
-        check_seconds("BreakerConfig.reset_timeout", self.reset_timeout)
-        if self.failure_rate is not None and not isinstance(self.failure_rate, FailureRateTrip):
-            raise ValueError(
-                f"BreakerConfig.failure_rate must be a FailureRateTrip or None, "
-                f"got {self.failure_rate!r}"
-            )
         if self.failure_threshold is None and self.failure_rate is None:
             raise ValueError(
                 "BreakerConfig needs a trip: set failure_threshold or failure_rate (or both)"

@@ -29,10 +29,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from billing_toolkit.client.config_checks import check_count, check_fraction, check_seconds
+from billing_toolkit.client.options import Count, Fraction, Seconds, options
 
 
-@dataclass(frozen=True, slots=True)
+@options
 class FailureRateTrip:
     """Open when at least `threshold` (0.5 = half) of the infrastructure outcomes of the
     last `window_seconds` failed, once the window holds at least `minimum_calls` outcomes.
@@ -41,16 +41,10 @@ class FailureRateTrip:
     float to the exact value, so exactly 3 failures in 10 calls meets `threshold=0.3`.
     """
 
-    threshold: float = 0.5
-    minimum_calls: int = 10
-    window_seconds: float = 60.0
-    buckets: int = 60
-
-    def __post_init__(self) -> None:
-        check_fraction("FailureRateTrip.threshold", self.threshold)
-        check_count("FailureRateTrip.minimum_calls", self.minimum_calls)
-        check_seconds("FailureRateTrip.window_seconds", self.window_seconds)
-        check_count("FailureRateTrip.buckets", self.buckets)
+    threshold: Fraction = 0.5
+    minimum_calls: Count = 10
+    window_seconds: Seconds = 60.0
+    buckets: Count = 60
 
     @property
     def bucket_seconds(self) -> float:

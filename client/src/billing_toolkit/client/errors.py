@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,14 @@ class FieldProblem:
 
     field: str
     message: str
+
+
+class ErrorContext(TypedDict):
+    """Where a failure happened, as every `BillingError` takes it (`**context`)."""
+
+    status: int | None
+    request_id: str | None
+    operation_id: str | None
 
 
 class BillingError(Exception):

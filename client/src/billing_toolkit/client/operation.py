@@ -2,7 +2,7 @@
 
 What a request to an operation is (method, path, parameters, statuses, whether it needs the
 API key) is the contract kernel's `Operation`, read from `contract/openapi.yaml`; the client
-adds only what the kernel cannot know: the pydantic classes `billing_toolkit.client.codegen`
+adds only what the kernel cannot know: the pydantic classes `tools/generate_client.py`
 wrote for the operation's success body, its arguments and its request body. The bindings
 themselves are generated (`billing_toolkit.client.models.operations`), so no fact about an
 operation is written twice.

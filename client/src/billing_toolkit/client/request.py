@@ -45,7 +45,7 @@ def _field_problems(
     """The API's way of naming a bad field (`path.accountNumber`, `body.amount`)."""
     wire_names = _wire_names(operation)
     locations: dict[str, str] = {p.name: p.location for p in operation.contract.parameters}
-    problems = []
+    problems: list[FieldProblem] = []
     for err in exc.errors():
         head, *rest = [str(part) for part in err["loc"]] or ["<arguments>"]
         wire = wire_names.get(head, head)

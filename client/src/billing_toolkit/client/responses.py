@@ -76,7 +76,7 @@ def decode(operation: ClientOperation[M], raw: RawResponse) -> M:
     """The operation's success model, or raise the `BillingError` this answer stands for."""
     contract = operation.contract
     request_id = raw.headers.get("x-request-id")
-    context = {
+    context: errors.ErrorContext = {
         "status": raw.status,
         "request_id": request_id,
         "operation_id": contract.operation_id,
@@ -125,7 +125,11 @@ def error_for(operation_id: str, raw: RawResponse) -> errors.BillingError:
     """
     problem = _problem(raw)
     request_id = (problem.request_id if problem else None) or raw.headers.get("x-request-id")
-    context = {"status": raw.status, "request_id": request_id, "operation_id": operation_id}
+    context: errors.ErrorContext = {
+        "status": raw.status,
+        "request_id": request_id,
+        "operation_id": operation_id,
+    }
     message = (problem.detail or problem.title) if problem else f"HTTP {raw.status}"
     code = problem.code.value if problem else None
     if raw.status == 429:

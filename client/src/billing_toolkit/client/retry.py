@@ -18,16 +18,15 @@ timeout x attempts. Randomness (jitter) comes from an injected RNG so tests are 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
-from billing_toolkit.client.config_checks import check_count
 from billing_toolkit.client.errors import (
     APIConnectionError,
     BillingError,
     RateLimitError,
     ServerError,
 )
+from billing_toolkit.client.options import Count, Delay, options
 from billing_toolkit.contract.operations import Operation
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
@@ -58,7 +57,7 @@ def is_retryable_failure(error: BillingError) -> bool:
     return isinstance(error, ServerError) and error.status in RETRYABLE_SERVER_STATUSES
 
 
-@dataclass(frozen=True, slots=True)
+@options
 class RetryPolicy:
     """Jittered exponential backoff within a per-call budget.
 
@@ -67,14 +66,16 @@ class RetryPolicy:
     is longer. No retry happens when the wait would not leave time inside the budget.
     """
 
-    max_attempts: int = 3
-    base_delay: float = 0.2
-    max_delay: float = 2.0
+    max_attempts: Count = 3
+    base_delay: Delay = 0.2
+    max_delay: Delay = 2.0
 
     def __post_init__(self) -> None:
-        check_count("RetryPolicy.max_attempts", self.max_attempts)
-        if self.base_delay < 0 or self.max_delay < self.base_delay:
-            raise ValueError("need 0 <= base_delay <= max_delay")
+        if self.max_delay < self.base_delay:
+            raise ValueError(
+                f"RetryPolicy needs base_delay <= max_delay, got {self.base_delay!r} > "
+                f"{self.max_delay!r}"
+            )
 
     def backoff(self, retry_number: int, rng: RandomSource) -> float:
         """The jittered wait before retry number `retry_number` (1 for the first retry)."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import closing
-from typing import Any, Self
+from typing import Self, Unpack
 
 import httpx
 
-from billing_toolkit.client.base import ClientCore
+from billing_toolkit.client.base import ClientCore, ClientOptions
 from billing_toolkit.client.call import Effect, Reply, Send, Sleep, advance
 from billing_toolkit.client.models.methods import BillingMethods
 from billing_toolkit.client.operation import ClientOperation, M
@@ -38,9 +38,9 @@ class BillingClient(ClientCore, BillingMethods):
         *,
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        **settings: Any,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        super().__init__(base_url, api_key, **settings)
+        super().__init__(base_url, api_key, **options)
         self._sleep = sleep
         self._http = httpx.Client(transport=transport)
 

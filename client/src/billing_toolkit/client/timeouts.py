@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import httpx
 
-from billing_toolkit.client.config_checks import check_seconds
+from billing_toolkit.client.options import Seconds, options
 
 
-@dataclass(frozen=True, slots=True)
+@options
 class Timeouts:
     """`connect` and `read` bound one attempt; `total` bounds the whole call, retries included.
 
@@ -18,13 +16,9 @@ class Timeouts:
     `total` (plus at most one chunk wait), never timeout x attempts.
     """
 
-    connect: float = 2.0
-    read: float = 5.0
-    total: float = 10.0
-
-    def __post_init__(self) -> None:
-        for name in ("connect", "read", "total"):
-            check_seconds(f"Timeouts.{name}", getattr(self, name))
+    connect: Seconds = 2.0
+    read: Seconds = 5.0
+    total: Seconds = 10.0
 
     def for_attempt(self, remaining: float) -> httpx.Timeout:
         """The httpx timeouts of one attempt that starts with `remaining` seconds of budget."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import yaml
 
@@ -24,6 +24,16 @@ HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "tra
 
 class ContractError(ValueError):
     """The contract cannot be used as written (a remote `$ref`, an operationId used twice)."""
+
+
+def is_object(node: object) -> TypeGuard[dict[str, Any]]:
+    """Whether a node of the document is a JSON object (YAML keys of our documents are strings)."""
+    return isinstance(node, dict)
+
+
+def is_array(node: object) -> TypeGuard[list[Any]]:
+    """Whether a node of the document is a JSON array."""
+    return isinstance(node, list)
 
 
 def load(path: Path = OPENAPI_PATH) -> dict[str, Any]:
@@ -49,7 +59,7 @@ def _target(document: dict[str, Any], reference: Any) -> Any:
 
 def resolve(document: dict[str, Any], node: Any) -> Any:
     """Follow local `$ref`s until a node that is not a reference (the target, not a copy)."""
-    while isinstance(node, dict) and "$ref" in node:
+    while is_object(node) and "$ref" in node:
         node = _target(document, node["$ref"])
     return node
 
@@ -58,13 +68,13 @@ def inline(document: dict[str, Any], node: Any) -> Any:
     """A deep copy of `node` with every local `$ref` replaced by its target, so a consumer
     (a schema compiler, a validator) sees plain JSON Schema. Siblings of a `$ref` (3.1 allows
     them) are merged over the target."""
-    if isinstance(node, dict):
+    if is_object(node):
         if "$ref" in node:
             resolved = inline(document, _target(document, node["$ref"]))
             siblings = {key: value for key, value in node.items() if key != "$ref"}
             return {**resolved, **inline(document, siblings)} if siblings else resolved
         return {key: inline(document, value) for key, value in node.items()}
-    if isinstance(node, list):
+    if is_array(node):
         return [inline(document, item) for item in node]
     return node
 

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from billing_toolkit.contract.document import ContractError, inline, load, operations
+from billing_toolkit.contract.document import ContractError, inline, is_object, load, operations
 from billing_toolkit.contract.paths import OPENAPI_PATH
 from billing_toolkit.contract.templates import PathTemplate
 
@@ -92,7 +92,7 @@ class Operation:
             if status < 400:
                 continue
             found = {
-                value.get("code") if isinstance(value, dict) else None
+                value.get("code") if is_object(value) else None
                 for examples in spec.examples.values()
                 for value in examples.values()
             }

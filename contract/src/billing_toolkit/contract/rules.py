@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from billing_toolkit.contract.document import ContractError, load, operations
+from billing_toolkit.contract.document import ContractError, is_array, is_object, load, operations
 from billing_toolkit.contract.paths import OPENAPI_PATH
 
 EXTENSION = "x-business-rules"
@@ -44,7 +44,7 @@ class BusinessRule:
 def _strings(value: Any, where: str) -> tuple[str, ...]:
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+    if not is_array(value) or not all(isinstance(item, str) for item in value):
         raise ContractError(f"{where} must be a list of strings")
     return tuple(value)
 
@@ -53,11 +53,11 @@ def rules_from_document(document: dict[str, Any]) -> dict[str, BusinessRule]:
     """Rule id → rule, in document order; `ContractError` for a malformed or repeated entry,
     or an `x-rules` marker naming an id the list lacks."""
     entries = document.get(EXTENSION, [])
-    if not isinstance(entries, list):
+    if not is_array(entries):
         raise ContractError(f"{EXTENSION} must be a list")
     rules: dict[str, BusinessRule] = {}
     for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+        if not is_object(entry) or not isinstance(entry.get("id"), str):
             raise ContractError(f"every {EXTENSION} entry needs a string id")
         rule_id = entry["id"]
         statement = entry.get("statement")
@@ -65,7 +65,7 @@ def rules_from_document(document: dict[str, Any]) -> dict[str, BusinessRule]:
             raise ContractError(f"business rule {rule_id} has no statement")
         if rule_id in rules:
             raise ContractError(f"business rule {rule_id} is defined twice")
-        where = entry.get("applies-to") or {}
+        where: dict[str, Any] = entry.get("applies-to") or {}
         rules[rule_id] = BusinessRule(
             rule_id=rule_id,
             statement=statement.strip(),
@@ -87,7 +87,7 @@ def markers(document: dict[str, Any]) -> dict[str, tuple[str, ...]]:
             where = f"operation {operation.get('operationId')}"
             found[where] = _strings(operation[MARKER], where)
     for name, schema in document.get("components", {}).get("schemas", {}).items():
-        if isinstance(schema, dict) and MARKER in schema:
+        if is_object(schema) and MARKER in schema:
             found[f"schema {name}"] = _strings(schema[MARKER], f"schema {name}")
     return found
 
