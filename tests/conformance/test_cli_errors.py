@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from billing_toolkit.conformance.cli import EXIT_UNUSABLE, main
+from billing_toolkit.conformance.cli import main
+from billing_toolkit.contract.cli import EXIT_USAGE
 
 
 def closed_port_url() -> str:
@@ -67,7 +68,7 @@ def test_bad_input_is_one_line_and_exit_2(
     except SystemExit as exc:  # argparse's own errors exit from inside parse_args
         code = exc.code
     err = capsys.readouterr().err
-    assert code == EXIT_UNUSABLE
+    assert code == EXIT_USAGE
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
@@ -84,12 +85,12 @@ def test_unreachable_api_is_one_line(capsys: pytest.CaptureFixture[str]) -> None
         ]
     )
     err = capsys.readouterr().err
-    assert code == EXIT_UNUSABLE
+    assert code == EXIT_USAGE
     assert err.startswith("billing-contract: error: cannot reach the API") and err.count("\n") == 1
 
 
 def test_settings_file_refuses_api_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "conformance.yaml"
     config.write_text("base_url: http://127.0.0.1:8080\napi_key: secret\n")
-    assert main(["verify", "--config", str(config)]) == EXIT_UNUSABLE
+    assert main(["verify", "--config", str(config)]) == EXIT_USAGE
     assert "keep keys out of files" in capsys.readouterr().err

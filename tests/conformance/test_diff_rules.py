@@ -16,7 +16,7 @@ from billing_toolkit.conformance.diff import CATALOGUE, Severity, diff_contracts
 from billing_toolkit.contract.operations import contract_from_document
 
 Doc = dict[str, Any]
-Edit = Callable[[Doc], None]
+Edit = Callable[[Doc], object]  # what an edit returns is ignored
 PAYMENTS = "/v1/customers/{accountNumber}/payments"
 
 

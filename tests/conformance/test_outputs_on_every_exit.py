@@ -15,7 +15,8 @@ from xml.etree import ElementTree
 
 import pytest
 
-from billing_toolkit.conformance.cli import EXIT_UNUSABLE, main
+from billing_toolkit.conformance.cli import main
+from billing_toolkit.contract.cli import EXIT_USAGE
 from tests.conformance.test_cli_errors import closed_port_url
 
 ACCOUNT = ["--account-number", "1000004821"]
@@ -73,7 +74,7 @@ def test_not_the_billing_api_is_exit_2_with_both_files(
     code = main(["verify", "--base-url", web_page, "--api-key", "k", *ACCOUNT, *files])
     err = capsys.readouterr().err
     seen = "GET /v1/customers/10******21 answered 200 text/html"
-    assert code == EXIT_UNUSABLE and err.count("\n") == 1
+    assert code == EXIT_USAGE and err.count("\n") == 1
     assert seen in err and "this does not look like the billing API" in err
     assert_run_failed_with(junit, report, seen)
 
@@ -81,14 +82,14 @@ def test_not_the_billing_api_is_exit_2_with_both_files(
 def test_unreachable_api_still_writes_both_files(tmp_path: Path) -> None:
     junit, report, files = outputs(tmp_path)
     base = ["verify", "--base-url", closed_port_url(), "--api-key", "k", *ACCOUNT]
-    assert main([*base, *files]) == EXIT_UNUSABLE
+    assert main([*base, *files]) == EXIT_USAGE
     assert_run_failed_with(junit, report, "cannot reach the API")
 
 
 def test_bad_settings_still_write_both_files(tmp_path: Path) -> None:
     junit, report, files = outputs(tmp_path)
     argv = ["verify", "--base-url", "http://127.0.0.1:9", "--api-key", "k", *ACCOUNT]
-    assert main([*argv, "--max-examples", "many", *files]) == EXIT_UNUSABLE
+    assert main([*argv, "--max-examples", "many", *files]) == EXIT_USAGE
     assert_run_failed_with(junit, report, "--max-examples must be a whole number")
 
 
@@ -99,7 +100,7 @@ def test_a_bad_settings_file_still_writes_the_files_it_names(tmp_path: Path) -> 
         f"junit_xml: {junit}\nreport: {markdown}\nallow_writes: 'false'\n", encoding="utf-8"
     )
     argv = ["verify", "--base-url", "http://127.0.0.1:9", "--api-key", "k", *ACCOUNT]
-    assert main([*argv, "--config", str(config)]) == EXIT_UNUSABLE
+    assert main([*argv, "--config", str(config)]) == EXIT_USAGE
     case = ElementTree.parse(junit).getroot().find(".//testcase[@name='run']/failure")
     assert case is not None and "allow_writes must be true or false" in (case.get("message") or "")
     text = markdown.read_text()
@@ -109,7 +110,7 @@ def test_a_bad_settings_file_still_writes_the_files_it_names(tmp_path: Path) -> 
 def test_one_bad_output_path_does_not_cost_the_other(tmp_path: Path) -> None:
     junit = tmp_path / "c.xml"
     argv = ["verify", "--base-url", "http://127.0.0.1:9", "--api-key", "k", *ACCOUNT]
-    assert main([*argv, "--junit-xml", str(junit), "--report", "out.pdf"]) == EXIT_UNUSABLE
+    assert main([*argv, "--junit-xml", str(junit), "--report", "out.pdf"]) == EXIT_USAGE
     case = ElementTree.parse(junit).getroot().find(".//testcase[@name='run']/failure")
     assert case is not None and "must end in .json or .md" in (case.get("message") or "")
 
@@ -117,6 +118,6 @@ def test_one_bad_output_path_does_not_cost_the_other(tmp_path: Path) -> None:
 def test_an_unusable_report_never_shows_credentials_of_the_url(tmp_path: Path) -> None:
     junit, report, files = outputs(tmp_path)
     argv = ["verify", "--base-url", "http://user:hunter2@h.test", "--api-key", "k", *ACCOUNT]
-    assert main([*argv, *files]) == EXIT_UNUSABLE
+    assert main([*argv, *files]) == EXIT_USAGE
     assert "hunter2" not in junit.read_text() + report.read_text()
     assert json.loads(report.read_text())["base_url"] == "http://h.test"

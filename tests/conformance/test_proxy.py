@@ -17,7 +17,7 @@ from billing_toolkit.conformance.reporting.outputs import write_outputs
 from billing_toolkit.conformance.settings import Outputs
 from billing_toolkit.contract.masking import hide
 from tests.conformance import broken
-from tests.conformance.conftest import OPTIONS, Target, running_simulator
+from tests.conformance.conftest import OPTIONS, Target, Wrap, running_simulator
 from tests.conformance.proxy_support import (
     HtmlNotFound,
     LeaksInternalField,
@@ -50,7 +50,7 @@ def test_the_simulator_through_the_proxy_has_no_violation(simulator: Target) -> 
     ids=["wrong-totals", "leaked-field", "non-problem-error"],
 )
 def test_a_broken_upstream_is_logged_and_reported_with_rule_ids(
-    wrapper: broken.Wrap, expected: set[str], tmp_path: Path
+    wrapper: Wrap, expected: set[str], tmp_path: Path
 ) -> None:
     with running_simulator(wrapper) as target, proxied(target.base_url) as proxy:
         send_traffic(proxy.served.url, target)
@@ -58,7 +58,9 @@ def test_a_broken_upstream_is_logged_and_reported_with_rule_ids(
     logged = {line.split()[1] for line in proxy.log}
     assert logged == expected and all(line.startswith("VIOLATION ") for line in proxy.log)
     report, junit = tmp_path / "proxy.json", tmp_path / "proxy.xml"
-    write_outputs(Outputs(junit, report), proxy.run.session.report(target.base_url), {})
+    write_outputs(
+        Outputs(junit_xml=junit, report=report), proxy.run.session.report(target.base_url), {}
+    )
     checks = {c["name"]: c for c in json.loads(report.read_text())["checks"]}
     assert {n for n, c in checks.items() if c["status"] == "failed"} == expected
     assert checks["schema.request"]["status"] == "passed"

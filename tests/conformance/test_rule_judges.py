@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from billing_toolkit.conformance.cli import EXIT_UNUSABLE, main
+from billing_toolkit.conformance.cli import main
 from billing_toolkit.conformance.contract_facts import load_facts
 from billing_toolkit.conformance.exchange import Exchange
 from billing_toolkit.conformance.outcome import Status
 from billing_toolkit.conformance.probes.related import Related
 from billing_toolkit.conformance.rules import judge_rules
+from billing_toolkit.contract.cli import EXIT_USAGE
 
 ACCOUNT = "1000004821"
 BALANCE = f"/v1/customers/{ACCOUNT}/balance"
@@ -146,7 +147,7 @@ def test_a_bad_retry_delay_is_one_line_and_exit_2(
         ]
     )
     err = capsys.readouterr().err
-    assert code == EXIT_UNUSABLE
+    assert code == EXIT_USAGE
     assert "--retry-delay" in err and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
 

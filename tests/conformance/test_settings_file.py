@@ -17,12 +17,8 @@ import yaml
 from billing_toolkit.conformance.cli import build_parser
 from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.runner import CHECK_NAMES
-from billing_toolkit.conformance.settings import (
-    FILE_KEYS,
-    SECRET_KEYS,
-    build_settings,
-    read_settings_file,
-)
+from billing_toolkit.conformance.settings import FILE_KEYS, SECRET_KEYS, build_settings
+from billing_toolkit.conformance.settings_file import read_settings_file
 
 README = Path(__file__).resolve().parents[2] / "conformance" / "README.md"
 REQUIRED = {"base_url": "http://127.0.0.1:8080", "account_number": "1000004821"}

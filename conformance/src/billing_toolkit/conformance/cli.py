@@ -11,7 +11,7 @@ import argparse
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from rich.console import Console
 
@@ -24,24 +24,11 @@ from billing_toolkit.conformance.proxy.cli import run_replay
 from billing_toolkit.conformance.reporting.console import ConsoleProgress, print_summary
 from billing_toolkit.conformance.reporting.outputs import unusable_report, write_outputs
 from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
-from billing_toolkit.conformance.settings import (
-    SETTING_KEYS,
-    Outputs,
-    build_settings,
-    check_file_values,
-    output_paths,
-    parse_settings_file,
-)
+from billing_toolkit.conformance.settings import SETTING_KEYS, Outputs, build_settings, output_paths
+from billing_toolkit.conformance.settings_file import check_file_values, parse_settings_file
+from billing_toolkit.contract.cli import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, OneLineParser
 
-EXIT_PASSED, EXIT_FAILED, EXIT_UNUSABLE = 0, 1, 2
 PROG = "billing-contract"
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error on one line instead of usage + error."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_UNUSABLE, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
 def _version() -> str:
@@ -54,9 +41,11 @@ def _version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The parser; each subcommand sets `run` (args, console) → exit code, so adding one is
     an `add_parser` and a `set_defaults(run=...)`, nothing in `main`."""
-    parser = _Parser(prog=PROG, description="Check a billing API against contract/openapi.yaml.")
+    parser = OneLineParser(
+        prog=PROG, description="Check a billing API against contract/openapi.yaml."
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", required=True)
     verify_command = commands.add_parser(
         "verify", help="run the conformance checks against a base URL"
     )
@@ -158,9 +147,10 @@ def verify(args: argparse.Namespace, console: Console) -> int:
         _write_quietly(_usable_outputs(values), unusable_report(message, values))
         raise
     print_summary(console, report, settings.secrets)
-    write_outputs(Outputs(settings.junit_xml, settings.report), report, settings.secrets)
+    outputs = Outputs(junit_xml=settings.junit_xml, report=settings.report)
+    write_outputs(outputs, report, settings.secrets)
     failed = not report.passed or (settings.fail_on_skip and report.count(Status.SKIPPED) > 0)
-    return EXIT_FAILED if failed else EXIT_PASSED
+    return EXIT_FAILURE if failed else EXIT_OK
 
 
 def _usable_outputs(values: dict[str, Any]) -> Outputs:
@@ -188,7 +178,7 @@ def _write_quietly(outputs: Outputs, report: RunReport) -> None:
 def list_checks(console: Console) -> int:
     for name, meaning, _ in catalogue():
         console.print(f"[bold]{name}[/]\n  {meaning}\n")
-    return EXIT_PASSED
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,13 +189,13 @@ def main(argv: list[str] | None = None) -> int:
         return code
     except KitError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return EXIT_UNUSABLE
+        return EXIT_USAGE
     except OSError as exc:
         print(
             f"{PROG}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
             file=sys.stderr,
         )
-        return EXIT_UNUSABLE
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -49,7 +49,7 @@ def invoice_violations(invoice: dict[str, Any], facts: ContractFacts) -> list[st
     values = decimals([invoice[name] for name in names], facts)
     if amounts is None or values is None:
         return []
-    figures = dict(zip(names, values, strict=True))
+    figures: dict[str, Decimal] = dict(zip(names, values, strict=True))
     tax_lines = sum(
         (amount for line, amount in zip(lines, amounts, strict=True) if line.get("kind") == "tax"),
         Decimal("0.00"),

@@ -16,8 +16,7 @@ from billing_toolkit.conformance.diff.changes import Severity
 from billing_toolkit.conformance.diff.engine import diff_contracts
 from billing_toolkit.conformance.diff.loading import DiffInputError, load_for_diff
 from billing_toolkit.conformance.diff.rendering import FORMATS, render
-
-EXIT_CLEAN, EXIT_BREAKING = 0, 1
+from billing_toolkit.contract.cli import EXIT_FAILURE, EXIT_OK
 
 
 def register(subparsers: Any) -> None:
@@ -58,4 +57,4 @@ def run(args: argparse.Namespace, console: object = None) -> int:
         args.output.write_text(text, encoding="utf-8")
         counts = ", ".join(f"{report.count(s)} {s.value}" for s in Severity)
         print(f"{report.old_version} → {report.new_version}: {counts}; report in {args.output}")
-    return EXIT_BREAKING if report.fails(Severity(args.fail_on)) else EXIT_CLEAN
+    return EXIT_FAILURE if report.fails(Severity(args.fail_on)) else EXIT_OK

@@ -27,8 +27,8 @@ from billing_toolkit.conformance.proxy.server import LOOPBACK, open_proxy, uvico
 from billing_toolkit.conformance.proxy.session import Session
 from billing_toolkit.conformance.reporting.outputs import write_outputs
 from billing_toolkit.conformance.settings import MAX_URL_CHARS, output_paths, quoted
+from billing_toolkit.contract.cli import EXIT_FAILURE, EXIT_OK, port
 
-EXIT_CLEAN, EXIT_VIOLATIONS = 0, 1
 DEFAULT_PORT = 8081
 PREFIX = "billing-contract proxy: "
 
@@ -55,13 +55,6 @@ def upstream_url(value: str) -> str:
     return value.rstrip("/")
 
 
-def listen_port(value: str) -> int:
-    """A TCP port, 0 (the OS picks a free one) to 65535 (argparse type)."""
-    if not value.isdigit() or int(value) > 65535:
-        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, got {quoted(value)}")
-    return int(value)
-
-
 def register(subparsers: Any) -> None:
     """Add `proxy` and `proxy-replay` to the `billing-contract` sub-commands."""
     proxy = subparsers.add_parser(
@@ -78,7 +71,7 @@ def register(subparsers: Any) -> None:
     )
     proxy.add_argument(
         "--port",
-        type=listen_port,
+        type=port,
         default=DEFAULT_PORT,
         help=f"port (default {DEFAULT_PORT}; 0: any free)",
     )
@@ -117,7 +110,7 @@ def _finish(session: Session, args: argparse.Namespace, shown_upstream: str) -> 
     write_outputs(outputs, session.report(shown_upstream), {})
     total = sum(session.violated.values())
     _log(f"{session.exchanges} exchanges, {total} violations")
-    return EXIT_VIOLATIONS if total else EXIT_CLEAN
+    return EXIT_FAILURE if total else EXIT_OK
 
 
 def _open_record(path: Path | None) -> IO[str] | None:

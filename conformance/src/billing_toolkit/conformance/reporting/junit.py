@@ -48,9 +48,9 @@ def junit_document(report: RunReport, secrets: Mapping[str, str]) -> ElementTree
     if report.writes:
         out = ElementTree.SubElement(suite, "system-out")
         out.text = "\n".join(["Writes made:", *(describe(write) for write in report.writes)])
-    tree = ElementTree.ElementTree(ElementTree.Element("testsuites"))
-    tree.getroot().append(suite)
-    return tree
+    root = ElementTree.Element("testsuites")
+    root.append(suite)
+    return ElementTree.ElementTree(root)
 
 
 def write_junit(path: Path, report: RunReport, secrets: Mapping[str, str]) -> None:

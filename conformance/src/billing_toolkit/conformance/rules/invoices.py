@@ -110,23 +110,23 @@ def judge_billing_period(ledger: Ledger, facts: ContractFacts) -> Findings:
             continue
         start, end = _date(period.get("start")), _date(period.get("end"))
         issued, due = _date(invoice.get("issue_date")), _date(invoice.get("due_date"))
-        if None in (start, end, issued, due) or start.day > 28:  # type: ignore[union-attr]
+        if start is None or end is None or issued is None or due is None or start.day > 28:
             continue
         findings.inspected += 1
         number, where = invoice.get("invoice_number"), seen.exchange.describe()
         problems = []
         if start != issued:
             problems.append(f"the period starts {start}, not on the issue date {issued}")
-        expected_end = month_later(start) - timedelta(days=1)  # type: ignore[arg-type]
+        expected_end = month_later(start) - timedelta(days=1)
         if end != expected_end:
             problems.append(f"the period ends {end}, not the day before the next billing day")
-        if due < issued:  # type: ignore[operator]
+        if due < issued:
             problems.append(f"it is due {due}, before it was issued ({issued})")
         billing_day = ledger.billing_days.get(str(invoice.get("account_number")))
-        if billing_day is not None and start.day != billing_day:  # type: ignore[union-attr]
+        if billing_day is not None and start.day != billing_day:
             problems.append(
                 f"the period starts on day {start.day}, not the billing day {billing_day}"
-            )  # type: ignore[union-attr]
+            )
         for problem in problems:
             findings.add(f"{where}: {number}: {problem}", seen.exchange)
     return findings
