@@ -4,6 +4,7 @@ says, a filter that filters nothing — each is refused or honoured, and says so
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ YAML = {**ADMIN, "Content-Type": "application/yaml"}
     ({"operation": "*", "hold_s": 1e300}, "hold_s: must be at most 3600"),
 ])  # fmt: skip
 def test_a_rule_that_could_never_fire_is_refused_by_control_and_pytest_handle(
-    sim: Sim, fields: dict[str, object], message: str
+    sim: Sim, fields: dict[str, Any], message: str
 ) -> None:
     handle = Faults(sim.control.faults, socket=True, emulate=False)
     kind = "timeout" if "hold_s" in fields else "http_500"

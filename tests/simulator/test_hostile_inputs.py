@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from starlette.types import Message
 
 from billing_toolkit.simulator.state import codec
 from tests.simulator.conftest import ADMIN, Sim, small_config
@@ -165,7 +166,7 @@ class _Receiver:
 def _call(sim: Sim, headers: list[tuple[bytes, bytes]], receive: _Receiver) -> int:
     started: dict[str, Any] = {}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Message) -> None:
         if message["type"] == "http.response.start":
             started.update(message)
 

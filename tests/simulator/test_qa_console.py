@@ -9,14 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html import unescape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 from starlette.testclient import TestClient
 
 from billing_toolkit.simulator import create_app
 from tests.simulator.conftest import ADMIN, Sim, small_config
+
+if TYPE_CHECKING:
+    import httpx2  # what starlette's TestClient answers with (not the SDK's httpx)
 
 CONSOLE = "/_sim/console"
 TOKEN = "test-admin-token"
@@ -32,12 +34,12 @@ class Console:
         self.csrf = ""
         self.page()
 
-    def page(self) -> httpx.Response:
+    def page(self) -> httpx2.Response:
         answer = self.client.get(f"{CONSOLE}/")
         self.csrf = _CSRF.search(answer.text).group(1)  # type: ignore[union-attr]
         return answer
 
-    def post(self, action: str, **fields: str) -> httpx.Response:
+    def post(self, action: str, **fields: str) -> httpx2.Response:
         return self.client.post(
             f"{CONSOLE}{action}", data={"csrf": self.csrf, **fields}, follow_redirects=False
         )

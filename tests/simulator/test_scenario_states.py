@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from billing_toolkit.simulator.cli import main
 from billing_toolkit.simulator.faults.scenario import ScenarioError, parse_scenario_text
 from tests.simulator.conftest import ADMIN, Sim, small_config
+
+if TYPE_CHECKING:
+    import httpx2  # what starlette's TestClient answers with (not the SDK's httpx)
 
 PAYMENT_THEN_OUTAGE = """\
 name: payment-then-outage
@@ -31,7 +35,7 @@ def sim() -> Iterator[Sim]:
         yield simulator
 
 
-def _load(sim: Sim, text: str) -> object:
+def _load(sim: Sim, text: str) -> httpx2.Response:
     return sim.client.post(
         "/_sim/scenarios", headers={**ADMIN, "Content-Type": "application/yaml"}, content=text
     )
@@ -41,7 +45,7 @@ def _balances(sim: Sim, account: str, count: int) -> list[int]:
     return [sim.get(f"/v1/customers/{account}/balance").status_code for _ in range(count)]
 
 
-def _state(sim: Sim) -> dict[str, object]:
+def _state(sim: Sim) -> dict[str, Any]:
     listed = sim.client.get("/_sim/scenarios", headers=ADMIN)
     assert listed.status_code == 200
     return listed.json()["data"][0]

@@ -3,6 +3,8 @@ another shape is no session; CSRF tokens are bound to the sid."""
 
 from __future__ import annotations
 
+from itsdangerous import URLSafeTimedSerializer
+
 from billing_toolkit.webconsole.session import SignedCookie
 
 KEY = b"k" * 32
@@ -19,7 +21,10 @@ def test_a_cookie_reads_back_only_with_its_own_key_salt_and_shape() -> None:
     assert _cookie(key=b"x" * 32).load(value, 3) is None  # another process's key
     assert _cookie().load(value, 5) is None  # an older layout of the session
     assert _cookie().load(value[:-2] + "AA", 3) is None  # tampered signature
-    assert _cookie().load(_cookie().dump({"sid": "s"}), 1) is None  # not a list of fields
+    not_a_list = URLSafeTimedSerializer(KEY, salt="inbox").dumps(
+        {"sid": "s"}
+    )  # signed, wrong shape
+    assert _cookie().load(not_a_list, 1) is None
     assert _cookie().load("", 3) is None
 
 

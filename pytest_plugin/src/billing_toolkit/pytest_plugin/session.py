@@ -38,8 +38,9 @@ def build_app(options: SimOptions, loopback: bool) -> tuple[Starlette, VirtualTi
         seed=options.seed,
         customers_per_tenant=options.customers,
         raise_on_invalid_response=True,
-        **({} if virtual_time is None else {"clock": virtual_time}),
     )
+    if virtual_time is not None:
+        config.clock = virtual_time
     return create_app(config), virtual_time
 
 

@@ -24,7 +24,23 @@ Public seams (stable; other packages and the pytest plugin build on them):
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what static tools see; at run time `__getattr__` loads each on first use
+    from billing_toolkit.simulator.app import create_app
+    from billing_toolkit.simulator.config import (
+        ADMIN_PREFIX,
+        ADMIN_TOKEN_ENV,
+        DEV_ADMIN_TOKEN,
+        SimulatorConfig,
+    )
+    from billing_toolkit.simulator.control import SimulatorControl, control_of
+    from billing_toolkit.simulator.faults.clock import ManualClock, RealClock
+    from billing_toolkit.simulator.faults.kinds import KINDS
+    from billing_toolkit.simulator.server import RunningServer, serve_in_thread
+    from billing_toolkit.simulator.state.dataset import generate
+    from billing_toolkit.simulator.state.info import dataset_info
+    from billing_toolkit.simulator.validation import ContractViolation
 
 _EXPORTS: dict[str, str] = {
     "ADMIN_PREFIX": "billing_toolkit.simulator.config",

@@ -16,7 +16,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from billing_toolkit.contract import OPENAPI_PATH
-from billing_toolkit.contract.cli import EXIT_USAGE, OneLineParser, bounded_int, port
+from billing_toolkit.contract.cli import EXIT_OK, EXIT_USAGE, OneLineParser, bounded_int, port
 from billing_toolkit.contract.operations import load_contract
 from billing_toolkit.simulator.config import DEFAULT_MAX_BODY_BYTES
 from billing_toolkit.simulator.faults.registry import operation_statuses, operations_with_404
@@ -121,7 +121,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     app = create_app(config)
     simulator_server(app, args.host, args.port, args.log_level).run()
-    return 0
+    return EXIT_OK
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -131,7 +131,7 @@ def _info(args: argparse.Namespace) -> int:
     print(
         json.dumps(dataset_info(generate(args.seed, args.customers)), indent=2, ensure_ascii=False)
     )
-    return 0
+    return EXIT_OK
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -142,7 +142,7 @@ def _validate(args: argparse.Namespace) -> int:
     count = len(scenario.every_rule())
     states = f", {len(scenario.machine.states)} states" if scenario.machine else ""
     print(f"{args.file}: ok ({count} rule{'s' if count != 1 else ''}{states})")
-    return 0
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,12 +12,12 @@ Every method is safe to call from another thread than the server's event loop.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from starlette.applications import Starlette
 
 from billing_toolkit.simulator.faults.events import FaultEvent
@@ -25,6 +25,7 @@ from billing_toolkit.simulator.faults.registry import FaultRegistry
 from billing_toolkit.simulator.faults.rules import FaultRule, parse_rule
 from billing_toolkit.simulator.faults.scenario import Scenario, read_scenario
 from billing_toolkit.simulator.journal import JournalQuery, RequestJournal
+from billing_toolkit.simulator.numbers import Settings, read
 from billing_toolkit.simulator.rate_limit import RateLimiter, parse_policy
 from billing_toolkit.simulator.state.engine import DayReport
 from billing_toolkit.simulator.state.info import dataset_info
@@ -146,7 +147,21 @@ class JournalControl:
 MAX_CLOCK_STEP = timedelta(days=3660)
 """Ten years per move: each day crossed runs the billing rules, and a step this large is
 already minutes of work (the admin contract states the same bound)."""
-_SECONDS = {"days": 86_400.0, "hours": 3_600.0, "minutes": 60.0, "seconds": 1.0}
+_BACKWARDS = "the clock only moves forward; restore a snapshot or reset to go back"
+_FORWARD = Annotated[float, Field(ge=0.0, description=_BACKWARDS)]
+
+
+class ClockStep(Settings):
+    """How far to move the clock; the parts add up."""
+
+    days: _FORWARD = 0.0
+    hours: _FORWARD = 0.0
+    minutes: _FORWARD = 0.0
+    seconds: _FORWARD = 0.0
+
+    def total_seconds(self) -> float:
+        """In float seconds, so `1e300` days is refused as too far, not a `timedelta` overflow."""
+        return self.days * 86_400.0 + self.hours * 3_600.0 + self.minutes * 60.0 + self.seconds
 
 
 class ClockControl:
@@ -162,18 +177,10 @@ class ClockControl:
         self, *, days: float = 0, hours: float = 0, minutes: float = 0, seconds: float = 0
     ) -> DayReport:
         """Forward by the parts, which add up; `ValueError` (nothing moved) when a part is
-        negative or not finite, or together they pass `MAX_CLOCK_STEP`."""
+        not a finite number >= 0 (`SettingsRefused` naming each), or together they pass
+        `MAX_CLOCK_STEP`."""
         parts = {"days": days, "hours": hours, "minutes": minutes, "seconds": seconds}
-        total = 0.0
-        for name, value in parts.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"{name} must be a number, got {value!r}")  # noqa: TRY004 - one error family for any bad argument
-            if not math.isfinite(value) or value < 0:
-                raise ValueError(
-                    f"{name} must be a finite number >= 0 (the clock only moves forward; "
-                    "restore a snapshot or reset to go back)"
-                )
-            total += float(value) * _SECONDS[name]
+        total = read(ClockStep, parts).total_seconds()
         if total > MAX_CLOCK_STEP.total_seconds():
             raise ValueError(f"the clock moves at most {MAX_CLOCK_STEP.days} days at a time")
         return self._store.advance(self._store.now + timedelta(seconds=total))
@@ -183,7 +190,7 @@ class ClockControl:
             raise ValueError("the time must carry a UTC offset (for example 2026-12-01T00:00:00Z)")
         now = self._store.now
         if moment < now:
-            raise ValueError("the clock only moves forward; restore a snapshot or reset to go back")
+            raise ValueError(_BACKWARDS)
         if moment - now > MAX_CLOCK_STEP:
             raise ValueError(f"the clock moves at most {MAX_CLOCK_STEP.days} days at a time")
         return self._store.advance(moment)

@@ -121,18 +121,21 @@ def preferred_reply(operation: Operation, preference: Preference) -> Reply:
         )
     examples = _examples(operation, status)
     name = preference.example or next(iter(examples), None)
-    if preference.example is not None and name not in examples:
+    if preference.example is not None and preference.example not in examples:
         raise PreferRefused(
-            f"{operation.operation_id} documents no example {name[:40]!r} for code {status}"
+            f"{operation.operation_id} documents no example {preference.example[:40]!r}"
+            f" for code {status}"
             f" (examples: {', '.join(examples) or 'none'})"
         )
     headers = _headers(operation, status)
     if status == 204:
         return Reply(204, None, headers)
+    if name is None:  # an error without examples (a success has one: `_answerable`)
+        code = FALLBACK_CODES.get(status, "internal")
+        return problem(
+            status, code, f"Answered as asked by Prefer: code={status}.", headers=headers
+        )
     if status < 400:
         media = next(iter(operation.responses[status].content))
         return Reply(status, examples[name], headers, media)
-    if name is not None:
-        return Reply(status, dict(examples[name]), headers, PROBLEM)
-    code = FALLBACK_CODES.get(status, "internal")
-    return problem(status, code, f"Answered as asked by Prefer: code={status}.", headers=headers)
+    return Reply(status, dict(examples[name]), headers, PROBLEM)

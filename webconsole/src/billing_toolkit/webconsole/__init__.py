@@ -5,6 +5,8 @@ the QA console (`simulator/console/`).
   no referrer).
 - `session.py`: the signed, timestamped session cookie and the HMAC CSRF token per random sid;
   each console decides what its session holds.
+- `i18n.py`: which language a visitor gets (`pick`) and `wording(table)`, a console's `texts`;
+  each console keeps only its own words.
 - `static/console.js`: the poller that refreshes the regions marked `data-live`;
   `static_files()` serves it next to each console's own files.
 

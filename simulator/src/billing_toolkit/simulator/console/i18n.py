@@ -9,10 +9,11 @@ otherwise.
 
 from __future__ import annotations
 
-LANGUAGES = ("es", "en")
-DEFAULT = "es"
+from billing_toolkit.webconsole.i18n import LANGUAGES, Table, pick, wording
 
-_TEXTS: dict[str, tuple[str, str]] = {
+__all__ = ["LANGUAGES", "pick", "texts"]
+
+_TEXTS: Table = {
     # key: (es, en)
     "title": ("Consola QA del simulador", "Simulator QA console"),
     "skip": ("Saltar al contenido", "Skip to content"),
@@ -117,16 +118,4 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "not_found": ("No existe esa página.", "There is no such page."),
 }
 
-
-def pick(accept_language: str) -> str:
-    """The first of our languages the browser lists (quality order is the header's)."""
-    for part in accept_language.split(","):
-        tag = part.split(";")[0].strip().lower()[:2]
-        if tag in LANGUAGES:
-            return tag
-    return DEFAULT
-
-
-def texts(language: str) -> dict[str, str]:
-    index = LANGUAGES.index(language) if language in LANGUAGES else 0
-    return {key: pair[index] for key, pair in _TEXTS.items()}
+texts = wording(_TEXTS)

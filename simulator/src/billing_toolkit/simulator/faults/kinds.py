@@ -8,33 +8,23 @@ connection under uvicorn and are emulated in-process (see `billing_toolkit.simul
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import Field, create_model
+
+from billing_toolkit.simulator.numbers import Settings
 
 
-@dataclass(frozen=True, slots=True)
-class Param:
-    default: float | None = None
-    """None: the parameter is required."""
-    minimum: float = 0.0
-    exclusive_minimum: bool = False
-    maximum: float | None = None
-    integer: bool = False
+class NoParams(Settings):
+    """A kind that takes no parameter."""
 
-    def problem(self, value: object) -> str | None:
-        """Why `value` is not acceptable, or None."""
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"must be a number, got {value!r}"
-        if isinstance(value, float) and not math.isfinite(value):
-            return f"must be a finite number, got {value!r}"
-        if self.integer and isinstance(value, float) and not value.is_integer():
-            return f"must be a whole number, got {value!r}"
-        if value < self.minimum or (self.exclusive_minimum and value == self.minimum):
-            relation = "greater than" if self.exclusive_minimum else "at least"
-            return f"must be {relation} {self.minimum:g}, got {value!r}"
-        if self.maximum is not None and value > self.maximum:
-            return f"must be at most {self.maximum:g}, got {value!r}"
-        return None
+
+def params(kind: str, **fields: tuple[Any, Any]) -> type[Settings]:
+    """A kind's parameters as one settings model: name → (annotated type, default; `...`
+    for a required one)."""
+    definitions: dict[str, Any] = dict(fields)  # create_model's own keywords are typed too
+    return create_model(kind, __base__=Settings, **definitions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +32,8 @@ class Kind:
     name: str
     summary: str
     delay: bool = False
-    params: dict[str, Param] = field(default_factory=dict)
+    params: type[Settings] = NoParams
+    """The parameters it takes, checked and worded by `billing_toolkit.simulator.numbers`."""
     status: int | None = None
     """HTTP status of the problem response, for the HTTP kinds."""
     needs_404: bool = False
@@ -51,31 +42,39 @@ class Kind:
 MAX_DELAY_MS = 600_000.0
 """Ten minutes: every delay is bounded (a rule is never a way to hang a worker for ever,
 nor a number `asyncio.sleep` overflows on); the admin contract states the same maxima."""
-DELAY = Param(maximum=MAX_DELAY_MS)
-POSITIVE = Param(minimum=0.0, exclusive_minimum=True, maximum=MAX_DELAY_MS)
+DELAY = Annotated[float, Field(ge=0.0, le=MAX_DELAY_MS)]
+POSITIVE = Annotated[float, Field(gt=0.0, le=MAX_DELAY_MS)]
+RETRY_AFTER = Annotated[float, Field(ge=0, le=86_400, multiple_of=1)]
 
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
-        Kind("latency_fixed", "Add a fixed delay.", delay=True, params={"ms": DELAY}),
+        Kind(
+            "latency_fixed",
+            "Add a fixed delay.",
+            delay=True,
+            params=params("latency_fixed", ms=(DELAY, ...)),
+        ),
         Kind(
             "latency_uniform",
             "Add a delay drawn uniformly from [min_ms, max_ms].",
             delay=True,
-            params={"min_ms": DELAY, "max_ms": DELAY},
+            params=params("latency_uniform", min_ms=(DELAY, ...), max_ms=(DELAY, ...)),
         ),
         Kind(
             "latency_lognormal",
             "Add a lognormal delay (median_ms, sigma): mostly fast, with a long tail.",
             delay=True,
-            params={"median_ms": POSITIVE, "sigma": Param(maximum=5.0)},
+            params=params(
+                "latency_lognormal",
+                median_ms=(POSITIVE, ...),
+                sigma=(Annotated[float, Field(ge=0.0, le=5.0)], ...),
+            ),
         ),
         Kind(
             "timeout",
             "Hold the request hold_s seconds (others are served meanwhile), then answer 504.",
-            params={
-                "hold_s": Param(default=30.0, minimum=0.0, exclusive_minimum=True, maximum=3600.0)
-            },
+            params=params("timeout", hold_s=(Annotated[float, Field(gt=0.0, le=3600.0)], 30.0)),
         ),
         Kind("http_500", "Answer 500 problem+json (code internal).", status=500),
         Kind("http_502", "Answer 502 problem+json (code unavailable).", status=502),
@@ -83,14 +82,14 @@ KINDS: dict[str, Kind] = {
             "http_503",
             "Answer 503 problem+json (code unavailable) with Retry-After.",
             status=503,
-            params={"retry_after_s": Param(default=5, integer=True, maximum=86_400)},
+            params=params("http_503", retry_after_s=(RETRY_AFTER, 5)),
         ),
         Kind("http_504", "Answer 504 problem+json (code unavailable).", status=504),
         Kind(
             "http_429",
             "Answer 429 problem+json (code rate_limited) with Retry-After.",
             status=429,
-            params={"retry_after_s": Param(default=1, integer=True, maximum=86_400)},
+            params=params("http_429", retry_after_s=(RETRY_AFTER, 1)),
         ),
         Kind(
             "not_found",
@@ -104,17 +103,18 @@ KINDS: dict[str, Kind] = {
         Kind(
             "truncated_body",
             "Send the real headers and the first `fraction` of the body, then close.",
-            params={
-                "fraction": Param(default=0.5, minimum=0.0, exclusive_minimum=True, maximum=0.99)
-            },
+            params=params(
+                "truncated_body", fraction=(Annotated[float, Field(gt=0.0, le=0.99)], 0.5)
+            ),
         ),
         Kind(
             "slow_drip",
             "Send the real response chunk_bytes at a time, interval_ms apart.",
-            params={
-                "chunk_bytes": Param(default=16, minimum=1, integer=True, maximum=1_048_576),
-                "interval_ms": Param(default=200, maximum=60_000.0),
-            },
+            params=params(
+                "slow_drip",
+                chunk_bytes=(Annotated[float, Field(ge=1, le=1_048_576, multiple_of=1)], 16),
+                interval_ms=(Annotated[float, Field(ge=0.0, le=60_000.0)], 200),
+            ),
         ),
     )
 }

@@ -9,14 +9,16 @@ inject nothing), and every message names the field (`rules[2].probability: ...`)
 from __future__ import annotations
 
 import fnmatch
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+from pydantic import Field
 
 from billing_toolkit.simulator.faults.kinds import KINDS, Kind
 from billing_toolkit.simulator.faults.sequence import PASS, Step
+from billing_toolkit.simulator.numbers import Settings, SettingsRefused, read
 from billing_toolkit.simulator.state.tenants import TENANT_SPECS
 
 ANY_OPERATION = "*"
@@ -111,38 +113,49 @@ TENANTS = frozenset(spec.tenant_id for spec in TENANT_SPECS)
 _ACCOUNT_NUMBER = re.compile(r"[1-9][0-9]{9}")
 
 
-def _number(value: Any, *, minimum: float, exclusive: bool = False, maximum: float) -> str | None:
-    """Why `value` is not a number in range, or None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"must be a number, got {value!r}"
-    if isinstance(value, float) and not math.isfinite(value):
-        return f"must be a finite number, got {value!r}"
-    if value < minimum or (exclusive and value == minimum) or value > maximum:
-        low = "(" if exclusive else "["
-        return f"must be in {low}{minimum:g}, {maximum:g}], got {value!r}"
-    return None
+TIMES = Annotated[int | None, Field(ge=1, le=MAX_TIMES)]
+"""How many matching requests; None: no limit."""
+DURATION = Annotated[float | None, Field(gt=0.0, le=MAX_DURATION_S)]
+"""How long, in seconds; None: for ever."""
 
 
-def _times(value: Any) -> str | None:
-    if value is None or (
-        not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= MAX_TIMES
-    ):
+class _Window(Settings):
+    """When a rule (or a sequence) is active: from `after_s`, for `duration_s` (None: for ever)."""
+
+    after_s: Annotated[float, Field(ge=0.0, le=MAX_AFTER_S)] = 0.0
+    duration_s: DURATION = None
+
+
+class _RuleNumbers(_Window):
+    """The numbers of a one-kind rule: when it is active and how often it fires."""
+
+    probability: Annotated[float, Field(gt=0.0, le=1.0)] = 1.0
+
+
+class _Times(Settings):
+    """How many matching requests a rule (or a step) acts on; None: no limit."""
+
+    times: TIMES = None
+
+
+class _StepNumbers(_Times):
+    """How long one step of a sequence lasts: `times` requests or `duration_s` seconds."""
+
+    duration_s: DURATION = None
+
+
+_S = TypeVar("_S", bound=Settings)
+
+
+def _checked(model: type[_S], raw: Mapping[Any, Any], problems: _Problems,
+             subject: str = "") -> _S | None:  # fmt: skip
+    """`raw`'s settings of `model`, or None with each refusal added to `problems`."""
+    try:
+        return read(model, raw, subject)
+    except SettingsRefused as refused:
+        for name, message in refused.problems:
+            problems.add(name, message)
         return None
-    return f"must be a whole number in [1, {MAX_TIMES}], got {value!r}"
-
-
-def _duration(value: Any) -> str | None:
-    if value is None:
-        return None
-    return _number(value, minimum=0.0, exclusive=True, maximum=MAX_DURATION_S)
-
-
-def _window(raw: Mapping[str, Any], problems: _Problems) -> tuple[Any, Any]:
-    """`after_s` (default 0) and `duration_s` (None: for ever), their problems added."""
-    after, duration = raw.get("after_s", 0.0), raw.get("duration_s")
-    problems.add("after_s", _number(after, minimum=0.0, maximum=MAX_AFTER_S))
-    problems.add("duration_s", _duration(duration))
-    return after, duration
 
 
 def _text(value: Any) -> str | None:
@@ -155,7 +168,8 @@ class _Problems:
     """Every problem of one rule, each naming its field (`rules[2].tenant: ...`)."""
 
     def __init__(self, where: str) -> None:
-        self.where, self.found = where, []  # type: list[str]
+        self.where = where
+        self.found: list[str] = []
 
     def add(self, name: str | None, message: str | None) -> None:
         if message is not None:
@@ -176,21 +190,14 @@ def _kind(raw: Mapping[str, Any], problems: _Problems) -> Kind | None:
 
 
 def _params(kind: Kind, raw: Mapping[str, Any], problems: _Problems) -> dict[str, float]:
-    params: dict[str, float] = {}
-    for name, spec in kind.params.items():
-        if name not in raw:
-            if spec.default is None:
-                problems.add(name, f"is required for {kind.name}")
-            else:
-                params[name] = spec.default
-            continue
-        problem = spec.problem(raw[name])
-        problems.add(name, problem)
-        if problem is None:
-            params[name] = raw[name]
-    bounds = (params.get("min_ms", 0.0), params.get("max_ms", float("inf")))
-    if kind.name == "latency_uniform" and bounds[0] > bounds[1]:
-        problems.add("max_ms", f"must be >= min_ms ({bounds[0]:g})")
+    """The kind's parameters as given (2 stays 2: the listing and `Retry-After` show what
+    was asked), the defaults for those left out."""
+    checked = _checked(kind.params, raw, problems, kind.name)
+    if checked is None:
+        return {}
+    params = {name: raw.get(name, value) for name, value in checked.model_dump().items()}
+    if kind.name == "latency_uniform" and params["min_ms"] > params["max_ms"]:
+        problems.add("max_ms", f"must be >= min_ms ({params['min_ms']:g})")
     return params
 
 
@@ -223,14 +230,14 @@ def _targets(raw: Mapping[str, Any], operations: Mapping[str, bool], kind: Kind 
             "customer",
             f"{str(customer)[:40]!r} is not an account number (10 digits): the rule would never fire",
         )
-    if (
-        kind is not None
-        and kind.needs_404
-        and operation in operations
-        and not operations[operation]
-    ):
+    if kind is not None and kind.needs_404 and _lacks_404(operation, operations):
         problems.add("kind", f"{operation} has no 404 response in the contract")
-    problems.add("times", _times(raw.get("times")))
+    _checked(_Times, raw, problems)
+
+
+def _lacks_404(operation: object, operations: Mapping[str, bool]) -> bool:
+    """A contract operation without a 404 (`not_found` cannot answer for it)."""
+    return isinstance(operation, str) and not operations.get(operation, True)
 
 
 def _step(raw: Any, index: int, last: bool, operation: Any, operations: Mapping[str, bool],
@@ -251,22 +258,21 @@ def _step(raw: Any, index: int, last: bool, operation: Any, operations: Mapping[
     else:
         kind = KINDS[name]
     step_problems = _Problems(f"{problems.where}.{where}")
-    for extra in sorted(set(map(str, raw)) - set(STEP_FIELDS) - set(kind.params)):
+    for extra in sorted(set(map(str, raw)) - set(STEP_FIELDS) - set(kind.params.model_fields)):
         step_problems.add(extra, f"unknown field for {kind.name}")
-    if kind.needs_404 and operation in operations and not operations[operation]:
+    if kind.needs_404 and _lacks_404(operation, operations):
         step_problems.add("kind", f"{operation} has no 404 response in the contract")
+    numbers = _checked(_StepNumbers, raw, step_problems)
     times, duration = raw.get("times"), raw.get("duration_s")
-    step_problems.add("times", _times(times))
-    step_problems.add("duration_s", _duration(duration))
     if times is not None and duration is not None:
         step_problems.add("duration_s", "give times or duration_s, not both")
     if times is None and duration is None and not last:
         step_problems.add(None, "give times or duration_s (only the last step may stay for ever)")
     params = _params(kind, raw, step_problems)
     problems.found.extend(step_problems.found)
-    if step_problems.found:
+    if step_problems.found or numbers is None:
         return None
-    return Step(kind.name, params, times, None if duration is None else float(duration))
+    return Step(kind.name, params, numbers.times, numbers.duration_s)
 
 
 def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]) -> FaultRule:
@@ -282,7 +288,7 @@ def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]
         )
         problems.add(name, reason)  # fmt: skip
     _targets(raw, operations, None, problems)
-    after, duration = _window(raw, problems)
+    window = _checked(_Window, raw, problems)
     repeat = raw.get("repeat", False)
     if not isinstance(repeat, bool):
         problems.add("repeat", f"must be true or false, got {repeat!r}")
@@ -293,7 +299,7 @@ def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]
     else:
         steps = [_step(step, index, index == len(raw_steps) - 1, raw.get("operation"),
                        operations, problems) for index, step in enumerate(raw_steps)]  # fmt: skip
-    if problems.found:
+    if problems.found or window is None:
         raise FaultRuleError("; ".join(problems.found), problems.found)
     method = raw.get("method")
     return FaultRule(
@@ -303,8 +309,8 @@ def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]
         method=method.upper() if method is not None else None,
         tenant=raw.get("tenant"),
         customer=str(raw["customer"]) if raw.get("customer") is not None else None,
-        after_s=float(after),
-        duration_s=None if duration is None else float(duration),
+        after_s=window.after_s,
+        duration_s=window.duration_s,
         id=raw.get("id") or "",
         steps=tuple(step for step in steps if step is not None),
         repeat=repeat,
@@ -325,14 +331,12 @@ def parse_rule(raw: Any, where: str, operations: Mapping[str, bool]) -> FaultRul
     problems = _Problems(where)
     kind = _kind(raw, problems)
     if kind is not None:
-        for name in sorted(set(map(str, raw)) - set(COMMON_FIELDS) - set(kind.params)):
+        for name in sorted(set(map(str, raw)) - set(COMMON_FIELDS) - set(kind.params.model_fields)):
             problems.add(name, f"unknown field for {kind.name}")
     _targets(raw, operations, kind, problems)
-    probability = raw.get("probability", 1.0)
-    problems.add("probability", _number(probability, minimum=0.0, exclusive=True, maximum=1.0))
-    after, duration = _window(raw, problems)
+    numbers = _checked(_RuleNumbers, raw, problems)
     params = _params(kind, raw, problems) if kind is not None else {}
-    if problems.found or kind is None:
+    if problems.found or kind is None or numbers is None:
         raise FaultRuleError("; ".join(problems.found), problems.found)
     method = raw.get("method")
     return FaultRule(
@@ -342,10 +346,10 @@ def parse_rule(raw: Any, where: str, operations: Mapping[str, bool]) -> FaultRul
         method=method.upper() if method is not None else None,
         tenant=raw.get("tenant"),
         customer=str(raw["customer"]) if raw.get("customer") is not None else None,
-        probability=float(probability),
+        probability=numbers.probability,
         times=raw.get("times"),
-        after_s=float(after),
-        duration_s=None if duration is None else float(duration),
+        after_s=numbers.after_s,
+        duration_s=numbers.duration_s,
         params=params,
         id=raw.get("id") or "",
     )

@@ -23,9 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError
+from billing_toolkit.simulator.numbers import Settings, SettingsRefused, read
 
 STATE_FIELDS = ("rules", "on")
 TRANSITION_FIELDS = ("operation", "status", "count", "to")
@@ -98,6 +101,11 @@ class StateCursor:
         }
 
 
+class _Count(Settings):
+    count: Annotated[int, Field(ge=1, le=MAX_COUNT)] = 1
+    """How many matching answers move the scenario on."""
+
+
 def _transition(raw: Any, where: str, names: set[str], statuses: Mapping[str, frozenset[int]],
                 problems: list[str]) -> Transition | None:  # fmt: skip
     if not isinstance(raw, Mapping):
@@ -121,16 +129,23 @@ def _transition(raw: Any, where: str, names: set[str], statuses: Mapping[str, fr
             allowed = ", ".join(map(str, sorted(documented)))
             problems.append(f"{where}.status: {operation} does not document {status} "
                             f"(documented: {allowed}): the transition would never fire")  # fmt: skip
-    count = 1 if count is None else count
-    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
-        problems.append(f"{where}.count: must be a whole number in [1, {MAX_COUNT}], got {count!r}")
+    try:  # left out or null: 1
+        counted: _Count | None = read(_Count, {} if count is None else {"count": count})
+    except SettingsRefused as refused:
+        problems.extend(f"{where}.{name}: {message}" for name, message in refused.problems)
+        counted = None
     if to is None:
         problems.append(f"{where}.to: is required")
     elif not isinstance(to, str) or to not in names:
         problems.append(f"{where}.to: unknown state {to!r} (states: {', '.join(sorted(names))})")
-    if len(problems) > found:
-        return None
-    return Transition(operation, to, status, count)
+    if (
+        len(problems) > found
+        or counted is None
+        or not isinstance(operation, str)
+        or not isinstance(to, str)
+    ):
+        return None  # the problems say why
+    return Transition(operation, to, status, counted.count)
 
 
 def _state(raw: Any, where: str, names: set[str], parse: RuleParser,

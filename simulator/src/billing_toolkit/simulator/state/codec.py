@@ -59,7 +59,7 @@ def decode(kind: Any, data: Any) -> Any:
     if origin is dict:
         key_type, item = typing.get_args(kind)
         return {decode(key_type, key): decode(item, element) for key, element in data.items()}
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints = _hints(kind)
         return kind(**{name: decode(hints[name], data[name]) for name in data})
     if kind is Decimal:

@@ -27,9 +27,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
+from typing import Annotated
 
 from faker import Faker
+from pydantic import Field
 
+from billing_toolkit.simulator.numbers import Settings, read
 from billing_toolkit.simulator.state import engine
 from billing_toolkit.simulator.state.billing import next_billing_date
 from billing_toolkit.simulator.state.identifiers import (
@@ -73,6 +76,14 @@ MAX_CUSTOMERS = 5000
 DEFAULT_CUSTOMERS = 300
 MAX_SEED = 2**53 - 1
 """Largest seed: every JSON reader keeps it exact (the admin contract's bound)."""
+
+
+class DatasetSize(Settings):
+    """What a dataset is built from, besides its start time."""
+
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]
+    customers_per_tenant: Annotated[int, Field(ge=MIN_CUSTOMERS, le=MAX_CUSTOMERS)]
+
 
 CONTRACT_EXAMPLE = {
     "account_number": "1000004821",
@@ -472,18 +483,9 @@ def _resolve_near_duplicates(state: BillingState) -> None:
 def generate(
     seed: int = 42, customers_per_tenant: int = DEFAULT_CUSTOMERS, now: datetime = DEFAULT_NOW
 ) -> BillingState:
-    """Build the dataset for `seed`: same arguments, same state, same bytes."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed must be a whole number in [0, {MAX_SEED}] (got {seed!r})")
-    if (
-        isinstance(customers_per_tenant, bool)
-        or not isinstance(customers_per_tenant, int)
-        or not MIN_CUSTOMERS <= customers_per_tenant <= MAX_CUSTOMERS
-    ):
-        raise ValueError(
-            f"customers per tenant must be a whole number in [{MIN_CUSTOMERS}, {MAX_CUSTOMERS}]"
-            f" (got {customers_per_tenant!r})"
-        )
+    """Build the dataset for `seed`: same arguments, same state, same bytes; `ValueError`
+    (`SettingsRefused`) naming a seed or a size out of range."""
+    read(DatasetSize, {"seed": seed, "customers_per_tenant": customers_per_tenant})
     used: set[str] = set()
     generators = []
     for spec in TENANT_SPECS:

@@ -139,7 +139,8 @@ class OpenApiCoreValidator:
     def __init__(self, contract: Contract) -> None:
         self._contract = contract
         config = Config(
-            spec_validator_cls=None,
+            # None skips the spec check (`OpenAPI.check_spec`); the stubs leave None out
+            spec_validator_cls=None,  # pyright: ignore[reportArgumentType]
             extra_media_type_deserializers={
                 "application/problem+json": json.loads,
                 "application/yaml": _text,

@@ -8,10 +8,11 @@ the language of the operators' customers, when nothing says otherwise.
 
 from __future__ import annotations
 
-LANGUAGES = ("es", "en")
-DEFAULT = "es"
+from billing_toolkit.webconsole.i18n import LANGUAGES, Table, pick, wording
 
-_TEXTS: dict[str, tuple[str, str]] = {
+__all__ = ["LANGUAGES", "pick", "texts"]
+
+_TEXTS: Table = {
     # key: (es, en)
     "title": ("Bandeja de agentes", "Agents' inbox"),
     "skip": ("Saltar al contenido", "Skip to content"),
@@ -100,16 +101,4 @@ _TEXTS: dict[str, tuple[str, str]] = {
     "invalid_phone": ("Eso no es un número de teléfono.", "That is not a phone number."),
 }
 
-
-def pick(accept_language: str) -> str:
-    """The first of `LANGUAGES` the browser asks for, in its order (weights aside)."""
-    for part in accept_language.split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return DEFAULT
-
-
-def texts(language: str) -> dict[str, str]:
-    index = LANGUAGES.index(language) if language in LANGUAGES else 0
-    return {key: pair[index] for key, pair in _TEXTS.items()}
+texts = wording(_TEXTS)
