@@ -17,6 +17,7 @@ from starlette.types import Message
 
 from billing_toolkit.simulator.cli import main as cli_main
 from billing_toolkit.simulator.journal import BODY_KEPT, JournalQuery, RequestJournal
+from billing_toolkit.simulator.middleware import RequestContextMiddleware
 from tests.simulator.conftest import ADMIN, Sim, small_config
 
 
@@ -177,8 +178,14 @@ def test_journal_off_adds_no_layer_and_reads_empty() -> None:
         off.get("/health/live")
         assert _journal(off) == [] and _count(off) == 0
         assert off.client.get("/_sim/requests", headers=ADMIN).json()["capacity"] == 0
-    layers = [getattr(middleware.cls, "__name__", "") for middleware in off.app.user_middleware]
-    assert "JournalMiddleware" not in layers
+    assert _recorder(off) is None
+    assert _recorder(Sim(small_config())) is not None
+
+
+def _recorder(sim: Sim) -> object:
+    """The journal recorder the request-context layer calls (None: the journal costs nothing)."""
+    (context,) = [m for m in sim.app.user_middleware if m.cls is RequestContextMiddleware]
+    return context.kwargs["recorder"]
 
 
 def test_since_and_until_are_read_on_the_fault_clock(sim: Sim) -> None:
