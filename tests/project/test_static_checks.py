@@ -8,6 +8,8 @@ Each check is also shown a planted fault it must report: a checker that cannot s
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import re
 import subprocess
@@ -102,3 +104,32 @@ def test_ruff_reports_a_badly_formatted_and_a_lint_failing_file(tmp_path: Path) 
     assert run([RUFF, "format", "--check", *config, planted], cwd=tmp_path).returncode == 1
     lint = run([RUFF, "check", *config, planted], cwd=tmp_path)
     assert lint.returncode == 1 and "F401" in lint.stdout, lint.stdout
+
+
+def _stubbed_parameters(stub: Path, cls: str) -> dict[str, dict[str, object]]:
+    """Each method of `cls` in the stub → its parameters (but `self`) and their defaults."""
+    (node,) = [n for n in ast.parse(stub.read_text("utf-8")).body if isinstance(n, ast.ClassDef)]
+    assert node.name == cls
+    methods: dict[str, dict[str, object]] = {}
+    for method in node.body:
+        assert isinstance(method, ast.FunctionDef)
+        arguments = method.args
+        positional = arguments.args[1:]
+        defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
+        pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+        methods[method.name] = {
+            arg.arg: ast.literal_eval(default) if default is not None else inspect.Parameter.empty
+            for arg, default in pairs
+        }
+    return methods
+
+
+def test_the_sentence_transformers_stub_matches_the_installed_library() -> None:
+    """The local stub (`typings/`) spares pyright from binding all of `transformers`; it may
+    only say what the library really is: every stubbed parameter exists, with its default."""
+    from sentence_transformers import SentenceTransformer
+
+    stub = ROOT / "typings" / "sentence_transformers" / "__init__.pyi"
+    for name, parameters in _stubbed_parameters(stub, "SentenceTransformer").items():
+        real = inspect.signature(getattr(SentenceTransformer, name)).parameters
+        assert {p: real[p].default for p in parameters if p in real} == parameters, name
