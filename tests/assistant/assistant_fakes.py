@@ -436,7 +436,9 @@ class FakeCapabilities:
             capability,
             (value,),
             {},
-            lambda: found and ToolResult(capability, True, _customer_evidence(found), found),
+            lambda: (
+                ToolResult(capability, True, _customer_evidence(found), found) if found else None
+            ),
         )
 
     def customer_by_phone(self, phone: str) -> ToolResult:
@@ -495,7 +497,9 @@ class FakeCapabilities:
             (account_number,),
             {"invoice_number": invoice_number},
             lambda: (
-                found and ToolResult("invoice_by_number", True, _invoice_evidence(found), found)
+                ToolResult("invoice_by_number", True, _invoice_evidence(found), found)
+                if found
+                else None
             ),
         )
 

@@ -16,7 +16,7 @@ from billing_toolkit.assistant.narrator import (
     NarrationRequest,
 )
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 
 BASE = "http://127.0.0.1:11434/v1"

@@ -16,7 +16,8 @@ from billing_toolkit.assistant.evaluation.report import summarize
 from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
 from billing_toolkit.assistant.evaluation.truth import Facts, text_facts, wrong_items
 from billing_toolkit.assistant.text.identifiers import find_identifiers
-from billing_toolkit.assistant.turn.intents import Intent, route
+from billing_toolkit.assistant.turn.intents import route
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from tests.assistant.assistant_fakes import yaml_file
 
 

@@ -3,9 +3,11 @@ and illustration is not evidence for a reply about the subscriber's account."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from billing_toolkit.assistant.guards.grounding import GroundingVerifier
+from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
 from billing_toolkit.assistant.text.language import Language
 
 EVIDENCE = (
@@ -14,7 +16,13 @@ EVIDENCE = (
 )
 
 
-def verify(answer: str, *, language: Language | None = None, **options: object):
+def verify(
+    answer: str,
+    *,
+    language: Language | None = None,
+    example_texts: Sequence[str] = (),
+    about_account: bool = False,
+) -> GroundingResult:
     return GroundingVerifier().verify(
         answer=answer,
         used_chunk_ids=[],
@@ -22,8 +30,9 @@ def verify(answer: str, *, language: Language | None = None, **options: object):
         evidence_texts=[],
         tool_result_texts=[EVIDENCE],
         language=language,
-        **options,
-    )  # type: ignore[arg-type]
+        example_texts=example_texts,
+        about_account=about_account,
+    )
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
 from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
 from billing_toolkit.assistant.narrator import NarrationRequest, TemplateNarrator
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 from tests.assistant.assistant_fakes import _bill_change, _invoice, _invoice_evidence
 
@@ -201,6 +201,7 @@ def test_a_template_invoice_with_a_discount_is_grounded_and_a_dropped_minus_is_c
     narration = TemplateNarrator().narrate(request)
     assert _grounded(narration.reply, result).grounded
     corrupted, injection = corrupt(narration, NarrationFault.DROPPED_MINUS, request)
+    assert injection.original is not None
     assert (injection.original, injection.corrupted) == (
         "-0,16" if language is Language.SPANISH else "-0.16",
         injection.original[1:],

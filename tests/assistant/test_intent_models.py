@@ -14,7 +14,11 @@ from billing_toolkit.assistant.retrieval.embedders.minilm import load_model
 from billing_toolkit.assistant.runtime import AssistantConfig
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding import models
-from billing_toolkit.assistant.understanding.classifier import IntentPrediction, prediction_from
+from billing_toolkit.assistant.understanding.classifier import (
+    IntentClassifier,
+    IntentPrediction,
+    prediction_from,
+)
 from billing_toolkit.assistant.understanding.embedding_classifier import EmbeddingClassifier
 from billing_toolkit.assistant.understanding.ensemble import EnsembleClassifier
 from billing_toolkit.assistant.understanding.labels import IntentLabel
@@ -111,12 +115,19 @@ def test_the_environment_names_the_model_and_a_bad_name_names_the_variable() -> 
         AssistantConfig.from_env({"ASSISTANT_INTENT_MODEL": "gpt"})
 
 
+def _remembered(name: str) -> IntentClassifier:
+    """The model `intent_model` wraps in its memory of answers."""
+    model = intent_model(name)
+    assert isinstance(model, RememberingClassifier)
+    return model.inner
+
+
 def test_each_model_is_built_once_per_process() -> None:
     assert intent_model("ensemble") is intent_model("ensemble")
-    ensemble = intent_model("ensemble").inner
+    ensemble = _remembered("ensemble")
     assert isinstance(ensemble, EnsembleClassifier)
-    assert ensemble.members[0] is intent_model("ngram").inner
-    assert ensemble.members[1] is intent_model("minilm").inner
+    assert ensemble.members[0] is _remembered("ngram")
+    assert ensemble.members[1] is _remembered("minilm")
 
 
 def test_retrieval_and_understanding_share_one_copy_of_the_weights() -> None:

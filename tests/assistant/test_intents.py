@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from billing_toolkit.assistant.text.identifiers import find_identifiers
-from billing_toolkit.assistant.turn.intents import Intent, route
+from billing_toolkit.assistant.turn.intents import route
+from billing_toolkit.assistant.vocabulary.intents import Intent
 
 
 def routed(text: str) -> tuple[Intent, str | None]:

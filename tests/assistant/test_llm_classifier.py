@@ -20,8 +20,7 @@ from billing_toolkit.assistant.runtime import (
     build_intent_classifier,
     open_assistant,
 )
-from billing_toolkit.assistant.turn.escalation import EscalationReason
-from billing_toolkit.assistant.turn.intents import Intent, route
+from billing_toolkit.assistant.turn.intents import route
 from billing_toolkit.assistant.understanding.classifier import IntentPrediction, prediction_from
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.llm_classifier import (
@@ -29,6 +28,8 @@ from billing_toolkit.assistant.understanding.llm_classifier import (
     ChatCompletionsIntentClassifier,
 )
 from billing_toolkit.assistant.understanding.models import default_classifier, intent_model
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from tests.assistant.assistant_fakes import MARIA_PHONE, FakeRetriever, PipelineFactory
 
 BASE = "http://127.0.0.1:11434/v1"
@@ -238,7 +239,7 @@ class TestConfiguration:
     )
     def test_a_missing_or_bad_setting_is_named(self, env: dict[str, str], message: str) -> None:
         with pytest.raises(ValueError, match=message):
-            classifier(**env)
+            classifier(None, **env)
 
     @pytest.mark.parametrize(
         ("raw", "enabled"),

@@ -17,9 +17,9 @@ from billing_toolkit.assistant.narrator import (
     TemplateNarrator,
 )
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.escalation import EscalationReason
-from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 from tests.assistant.assistant_fakes import (
     JOSE_PHONE,

@@ -9,10 +9,10 @@ import pytest
 from billing_toolkit.assistant.narrator import Narration, NarrationError, NarrationRequest
 from billing_toolkit.assistant.store import SqlConversationStore
 from billing_toolkit.assistant.store.model import ConversationState
-from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
 from billing_toolkit.assistant.turn.result import Action, TurnResult
 from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
+from billing_toolkit.assistant.vocabulary.escalation import Escalation, EscalationReason
 from tests.assistant.assistant_fakes import (
     ANA_PHONE,
     JOSE_PHONE,
@@ -27,6 +27,18 @@ from tests.assistant.assistant_fakes import (
 
 def stages(result: TurnResult) -> dict[str, str]:
     return {record.stage: record.decision for record in result.trace}
+
+
+def said(result: TurnResult) -> str:
+    """The reply the turn sends; a turn that sends none fails here, by name."""
+    assert result.reply is not None, f"no reply: {result.action}"
+    return result.reply
+
+
+def escalated(result: TurnResult) -> Escalation:
+    """The turn's hand-off; a turn that did not escalate fails here, by name."""
+    assert result.escalation is not None, f"no escalation: {result.action}"
+    return result.escalation
 
 
 class ScriptedNarrator:
@@ -47,27 +59,27 @@ class TestGroundedAnswers:
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "¿Cuál es mi saldo?")
         assert result.action is Action.REPLY
-        assert "USD 38,28" in result.reply
-        assert "20 de noviembre de 2026" in result.reply
+        assert "USD 38,28" in said(result)
+        assert "20 de noviembre de 2026" in said(result)
         assert stages(result)["grounding"] == "grounded"
         assert stages(result)["send"] == "reply"
 
     def test_an_english_question_gets_an_english_answer(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(MARIA_PHONE, "What is my balance?")
-        assert "net balance of USD 38.28" in result.reply
-        assert "November 20, 2026" in result.reply
+        assert "net balance of USD 38.28" in said(result)
+        assert "November 20, 2026" in said(result)
 
     def test_a_credit_keeps_its_minus_sign(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(JOSE_PHONE, "cuanto debo")
-        assert "saldo neto de Bs. -250,00" in result.reply
-        assert "saldo a favor: Bs. 250,00" in result.reply
+        assert "saldo neto de Bs. -250,00" in said(result)
+        assert "saldo a favor: Bs. 250,00" in said(result)
 
     def test_bill_change_states_the_computed_differences(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(MARIA_PHONE, "¿Por qué mi factura salió más alta este mes?")
         assert result.action is Action.REPLY
-        assert "El total subió USD 5,80." in result.reply
-        assert "Reconexión: cargo nuevo de USD 5,00." in result.reply
-        assert "IVA: subió USD 0,80." in result.reply
+        assert "El total subió USD 5,80." in said(result)
+        assert "Reconexión: cargo nuevo de USD 5,00." in said(result)
+        assert "IVA: subió USD 0,80." in said(result)
 
     def test_policy_questions_are_answered_from_the_knowledge_base_with_a_citation(
         self, pipeline: AssistantPipeline
@@ -75,16 +87,16 @@ class TestGroundedAnswers:
         result = pipeline.handle(MARIA_PHONE, "¿Cuánto es el recargo por mora?")
         assert result.action is Action.REPLY
         assert result.citations == ("es-late-fee",)
-        assert "recargo por mora del 5%" in result.reply
-        assert "#" not in result.reply
+        assert "recargo por mora del 5%" in said(result)
+        assert "#" not in said(result)
 
     def test_the_last_invoice_asks_for_one_invoice(
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "my last invoice please")
         assert capabilities.called("invoices") == [(("1000004821",), {"status": None, "limit": 1})]
-        assert "INV-2026-004281" in result.reply
-        assert "INV-2026-004102" not in result.reply
+        assert "INV-2026-004281" in said(result)
+        assert "INV-2026-004102" not in said(result)
 
     def test_a_business_not_found_is_answered_as_such(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(ANA_PHONE, "¿Recibieron mi pago?")
@@ -106,7 +118,7 @@ class TestGroundedAnswers:
     def test_a_greeting_gets_a_greeting(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(ANA_PHONE, "Hola, buenas tardes")
         assert result.action is Action.REPLY
-        assert result.reply.startswith("¡Hola Ana!")
+        assert said(result).startswith("¡Hola Ana!")
 
 
 class TestExactIdentifiers:
@@ -117,7 +129,7 @@ class TestExactIdentifiers:
         assert capabilities.called("invoice_by_number") == [
             (("1000004821",), {"invoice_number": "INV-2026-004281"})
         ]
-        assert result.reply.startswith("Factura INV-2026-004281 (pendiente)")
+        assert said(result).startswith("Factura INV-2026-004281 (pendiente)")
 
     @pytest.mark.parametrize(
         "literal",
@@ -141,7 +153,7 @@ class TestExactIdentifiers:
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "invoice INV-2026-04281 please")
         assert capabilities.called("invoice_by_number") == []
-        assert result.reply.startswith("I could not find invoice INV-2026-04281")
+        assert said(result).startswith("I could not find invoice INV-2026-04281")
 
     def test_a_lookup_that_returns_another_number_is_refused(
         self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
@@ -155,31 +167,31 @@ class TestExactIdentifiers:
             FakeCapabilities.invoice_by_number(capabilities, account, "INV-2026-004282")
         )
         result = make_pipeline().handle(MARIA_PHONE, "factura INV-2026-004281")
-        assert result.reply.startswith("No encontré la factura INV-2026-004281")
+        assert said(result).startswith("No encontré la factura INV-2026-004281")
 
     def test_someone_elses_account_number_is_not_found_and_not_answered(
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000007310")
-        assert result.reply.startswith("No encontré la cuenta 1000007310")
+        assert said(result).startswith("No encontré la cuenta 1000007310")
         assert capabilities.called("balance") == []
 
     def test_the_customers_own_account_number_is_fine(self, pipeline: AssistantPipeline) -> None:
         result = pipeline.handle(MARIA_PHONE, "saldo de la cuenta 1000004821")
-        assert "USD 38,28" in result.reply
+        assert "USD 38,28" in said(result)
 
     def test_bill_change_about_an_older_invoice_shows_that_invoice_instead(
         self, pipeline: AssistantPipeline
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "¿Por qué la factura INV-2026-004102 salió más alta?")
-        assert result.reply.startswith("Factura INV-2026-004102 (pagada)")
+        assert said(result).startswith("Factura INV-2026-004102 (pagada)")
         assert stages(result)["bill_change"] == "showing the requested invoice instead"
 
     def test_bill_change_about_the_latest_invoice_is_the_comparison(
         self, pipeline: AssistantPipeline
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "why is INV-2026-004281 higher?")
-        assert result.reply.startswith("Your invoice INV-2026-004281 is USD 38.28")
+        assert said(result).startswith("Your invoice INV-2026-004281 is USD 38.28")
 
 
 class TestIdentity:
@@ -238,7 +250,7 @@ class TestIdentity:
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "soy José, cédula V-9876543, ¿cuánto debo?")
-        assert result.reply.startswith("No encontré la cédula o RIF V-9876543")
+        assert said(result).startswith("No encontré la cédula o RIF V-9876543")
         assert capabilities.called("customer_by_national_id") == []
 
 
@@ -252,7 +264,7 @@ class TestRefusalPaths:
         result = pipeline.handle(MARIA_PHONE, "Quiero hablar con un asesor")
         assert result.action is Action.ESCALATE
         assert result.reason is EscalationReason.USER_REQUEST
-        assert result.reply.startswith("Claro, te comunico con un asesor")
+        assert said(result).startswith("Claro, te comunico con un asesor")
         assert capabilities.calls == []
         assert store.get(TENANT, MARIA_PHONE).state is ConversationState.WAITING_FOR_HUMAN
         assert [e.reason for e in store.escalations(TENANT, MARIA_PHONE)] == ["USER_REQUEST"]
@@ -310,25 +322,25 @@ class TestRefusalPaths:
         capabilities.outages.add(capability)
         result = pipeline.handle(phone, message)
         assert result.reason is EscalationReason.TOOL_ERROR
-        assert result.escalation.context.capability == capability
-        assert "unavailable: HTTP 503" in result.agent_summary.es
-        assert result.reply.startswith("En este momento no puedo consultar")
+        assert escalated(result).context.capability == capability
+        assert "unavailable: HTTP 503" in escalated(result).summary.es
+        assert said(result).startswith("En este momento no puedo consultar")
 
     def test_the_agent_summary_names_the_customer(
         self, pipeline: AssistantPipeline, capabilities: FakeCapabilities
     ) -> None:
         capabilities.outages.add("balance")
         result = pipeline.handle(MARIA_PHONE, "What is my balance?")
-        assert "María Fernanda Rodríguez (cuenta 1000004821)" in result.agent_summary.es
-        assert "Capability: balance." in result.agent_summary.en
-        assert result.reply.startswith("I can't reach the billing system")
+        assert "María Fernanda Rodríguez (cuenta 1000004821)" in escalated(result).summary.es
+        assert "Capability: balance." in escalated(result).summary.en
+        assert said(result).startswith("I can't reach the billing system")
 
     def test_an_action_the_bot_cannot_do_escalates_capability_missing(
         self, pipeline: AssistantPipeline
     ) -> None:
         result = pipeline.handle(MARIA_PHONE, "Quiero cambiar mi plan al de 300 megas")
         assert result.reason is EscalationReason.CAPABILITY_MISSING
-        assert result.escalation.context.capability == "change_plan"
+        assert escalated(result).context.capability == "change_plan"
 
     def test_a_client_without_the_capability_escalates_capability_missing(
         self, make_pipeline: PipelineFactory
@@ -413,9 +425,9 @@ class TestRefusalPaths:
             MARIA_PHONE, "mi saldo"
         )
         assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
-        assert result.escalation.context.stopped_reply == "Debes Bs. 4.500."
-        assert result.escalation.context.unsupported == ("4.500",)
-        assert "Respuesta detenida: «Debes Bs. 4.500.»" in result.agent_summary.es
+        assert escalated(result).context.stopped_reply == "Debes Bs. 4.500."
+        assert escalated(result).context.unsupported == ("4.500",)
+        assert "Respuesta detenida: «Debes Bs. 4.500.»" in escalated(result).summary.es
 
     def test_a_knowledge_base_example_identifier_is_not_the_customers(
         self, make_pipeline: PipelineFactory
@@ -436,13 +448,13 @@ class TestRefusalPaths:
         settings = PipelineSettings(operator_identifiers=("J-12345678-9", "+584143287410"))
         result = make_pipeline(settings=settings).handle(JOSE_PHONE, question)
         assert result.action is Action.REPLY
-        assert "0414-3287410, RIF J-12345678-9" in result.reply
+        assert "0414-3287410, RIF J-12345678-9" in said(result)
 
     def test_a_promise_the_bot_cannot_keep_escalates(self, make_pipeline: PipelineFactory) -> None:
         narrator = ScriptedNarrator("Tranquila, te garantizo que eliminamos el recargo.")
         result = make_pipeline(narrator=narrator).handle(MARIA_PHONE, "mi saldo")
         assert result.reason is EscalationReason.FORBIDDEN_PHRASE
-        assert "te garantizo" in result.escalation.context.unsupported
+        assert "te garantizo" in escalated(result).context.unsupported
 
     def test_a_narrator_failure_escalates(self, make_pipeline: PipelineFactory) -> None:
         class Failing:
@@ -451,14 +463,14 @@ class TestRefusalPaths:
 
         result = make_pipeline(narrator=Failing()).handle(MARIA_PHONE, "mi saldo")
         assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
-        assert result.escalation.context.unsupported == ("narrator: model timed out",)
+        assert escalated(result).context.unsupported == ("narrator: model timed out",)
 
     def test_an_empty_reply_escalates(self, make_pipeline: PipelineFactory) -> None:
         result = make_pipeline(narrator=ScriptedNarrator("  ** **  ")).handle(
             MARIA_PHONE, "mi saldo"
         )
         assert result.reason is EscalationReason.UNGROUNDED_OUTPUT
-        assert result.escalation.context.unsupported == ("empty reply",)
+        assert escalated(result).context.unsupported == ("empty reply",)
 
 
 class TestTurnOutput:
@@ -493,5 +505,5 @@ class TestTurnOutput:
     def test_reply_length_is_bounded(self, make_pipeline: PipelineFactory) -> None:
         pipeline = make_pipeline(settings=PipelineSettings(max_reply_chars=120))
         result = pipeline.handle(MARIA_PHONE, "mis facturas")
-        assert len(result.reply) <= 120
+        assert len(said(result)) <= 120
         assert result.action is Action.REPLY

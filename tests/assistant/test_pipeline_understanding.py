@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from billing_toolkit.assistant.store import SqlConversationStore
-from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
 from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 from tests.assistant.assistant_fakes import (
     MARIA_PHONE,
     TENANT,

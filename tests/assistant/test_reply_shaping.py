@@ -9,8 +9,12 @@ from billing_toolkit.assistant.store.model import Conversation, ConversationStat
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.masking import mask_personal
 from billing_toolkit.assistant.text.money import format_amount
-from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
 from billing_toolkit.assistant.turn.gate import pass_gate
+from billing_toolkit.assistant.vocabulary.escalation import (
+    EscalationContext,
+    EscalationReason,
+    escalate,
+)
 from billing_toolkit.contract.masking import mask
 
 

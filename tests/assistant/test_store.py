@@ -14,7 +14,7 @@ from billing_toolkit.assistant.store import (
     open_conversation_store,
 )
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.escalation import (
+from billing_toolkit.assistant.vocabulary.escalation import (
     AgentSummary,
     Escalation,
     EscalationContext,

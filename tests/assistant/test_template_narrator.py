@@ -16,7 +16,7 @@ from billing_toolkit.assistant.narrator import (
     TemplateNarrator,
 )
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 from tests.assistant.assistant_fakes import (
     JOSE_INVOICE,
@@ -52,6 +52,7 @@ class TestBillChange:
         assert "El total bajó USD 5,80." in reply
         assert "• Reconexión: ya no aparece." in reply
         assert "• IVA: bajó USD 0,80." in reply
+        assert result.evidence_text is not None
         assert (
             GroundingVerifier()
             .verify(

@@ -6,7 +6,7 @@ import pytest
 
 from billing_toolkit.assistant.guards.forbidden_phrases import PromiseKind, find_forbidden_phrases
 from billing_toolkit.assistant.text.language import Language, detect_language
-from billing_toolkit.assistant.turn.person_request import asks_for_person
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
 
 
 class TestLanguage:

@@ -7,12 +7,12 @@ from collections import Counter
 import pytest
 
 from billing_toolkit.assistant.text.identifiers import find_identifiers
-from billing_toolkit.assistant.turn.intents import Intent, route_parts
-from billing_toolkit.assistant.turn.person_request import asks_for_person
+from billing_toolkit.assistant.turn.intents import route_parts
 from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier, intent_model
 from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
 from billing_toolkit.assistant.understanding.report import measure
 from billing_toolkit.assistant.understanding.utterances import (
     UtteranceSetError,
@@ -20,6 +20,7 @@ from billing_toolkit.assistant.understanding.utterances import (
     load_utterances,
     parse_utterances,
 )
+from billing_toolkit.assistant.vocabulary.intents import Intent
 
 
 def test_every_intent_has_at_least_forty_utterances_and_held_out_templates() -> None:

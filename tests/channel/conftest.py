@@ -145,6 +145,7 @@ def run_service(
         )
         with TestClient(app, base_url="http://assistant.test") as client:
             yield Harness(client, graph, options["store"])
+            assert client.portal is not None  # set while the client is open
             client.portal.call(http.aclose)
 
     return run

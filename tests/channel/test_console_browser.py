@@ -13,6 +13,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
@@ -24,6 +25,10 @@ from billing_toolkit.assistant.understanding.models import default_classifier
 from tests.assistant.assistant_fakes import MARIA_PHONE, FakeCapabilities
 from tests.browser import ARGS, CHROMIUM, WAIT_MS, sync_api
 from tests.channel.conftest import BUDGET, Factory
+
+if TYPE_CHECKING:  # only for the types: the module skips where playwright is missing
+    from playwright.sync_api import BrowserContext, Page
+
 from tests.channel.whatsapp import (
     FIBRA_AGENT,
     FIBRA_SECRET,
@@ -75,7 +80,7 @@ def live_url(
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[object]:
+def browser(tmp_path: Path) -> Iterator[BrowserContext]:
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"),
@@ -94,7 +99,7 @@ def browser(tmp_path: Path) -> Iterator[object]:
             context.close()
 
 
-def sign_in(page: object, url: str, token: str, agent: str) -> None:
+def sign_in(page: Page, url: str, token: str, agent: str) -> None:
     page.goto(f"{url}/console/")
     page.get_by_label("Tu nombre de agente").fill(agent)
     page.get_by_label("Token de agente").fill(token)
@@ -104,7 +109,7 @@ def sign_in(page: object, url: str, token: str, agent: str) -> None:
 
 def test_an_agent_sees_an_escalation_arrive_takes_it_writes_and_gives_it_back(
     live_url: str,
-    browser: object,
+    browser: BrowserContext,
     graph: FakeGraph,
     capabilities: dict[str, FakeCapabilities],
     tmp_path: Path,

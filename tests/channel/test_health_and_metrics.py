@@ -29,6 +29,7 @@ def test_readyz_is_ready_with_the_store_and_every_worker(harness: Harness) -> No
 
 def test_readyz_is_not_ready_when_a_worker_stopped(harness: Harness) -> None:
     service = harness.client.app.state.channel  # type: ignore[union-attr]
+    assert harness.client.portal is not None  # set while the client is open
     harness.client.portal.call(_cancel_one, service)
     refused = harness.client.get("/readyz")
     assert refused.status_code == 503

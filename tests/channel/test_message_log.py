@@ -9,11 +9,16 @@ import threading
 from billing_toolkit.assistant.store import (
     Conversation,
     ConversationState,
+    InboundRecord,
     InboundStatus,
     OutboundStatus,
     SqlConversationStore,
 )
-from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
+from billing_toolkit.assistant.vocabulary.escalation import (
+    EscalationContext,
+    EscalationReason,
+    escalate,
+)
 
 PHONE = "+584121234567"
 OTHER = "+584141112233"
@@ -26,7 +31,8 @@ def receive(
     text: str = "hola",
     phone: str = PHONE,
     tenant: str = "fibranet",
-):  # type: ignore[no-untyped-def]
+) -> InboundRecord | None:
+    """The store's answer: the record, or None for a redelivery (some tests expect that)."""
     return store.messages.receive(tenant, NUMBER, message_id, phone, "text", text)
 
 
@@ -96,7 +102,9 @@ def test_settling_a_reply_records_the_outcome(backend_store: SqlConversationStor
 def test_the_history_interleaves_both_directions_per_conversation(
     backend_store: SqlConversationStore,
 ) -> None:
-    first = backend_store.messages.claim("fibranet", receive(backend_store, "w1", "uno").message_id)
+    stored = receive(backend_store, "w1", "uno")
+    assert stored is not None
+    first = backend_store.messages.claim("fibranet", stored.message_id)
     receive(backend_store, "w-other", "otro", phone=OTHER)
     assert first is not None
     backend_store.messages.close(first, ["respuesta"])

@@ -53,12 +53,12 @@ SECRETS = {
         (
             ["--config", str(EXAMPLE), "--workers", "0"],
             SECRETS,
-            "error: argument --workers: must be a whole number from 1 to 256, got '0'",
+            "error: argument --workers: 0 is not between 1 and 256",
         ),
         (
             ["--config", str(EXAMPLE), "--port", "99999"],
             SECRETS,
-            "error: argument --port: must be a whole number from 1 to 65535, got '99999'",
+            "error: argument --port: 99999 is not between 1 and 65535",
         ),
     ],
 )

@@ -75,5 +75,5 @@ def test_a_lease_out_of_range_is_one_line(
         monkeypatch.setenv(name, value)
     assert main(["serve", "--config", str(EXAMPLE), "--lease-seconds", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--lease-seconds: must be a whole number from 1 to 3600" in err
+    assert "--lease-seconds: 0 is not between 1 and 3600" in err
     assert err.count("\n") == 1

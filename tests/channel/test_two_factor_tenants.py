@@ -19,8 +19,8 @@ from billing_toolkit.assistant.runtime import AssistantConfig
 from billing_toolkit.assistant.store import SqlConversationStore
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.money import format_amount
-from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 from billing_toolkit.pytest_plugin import BillingSim
 from tests.assistant.in_process_billing import billing_sim_runtime
 from tests.channel.whatsapp import CONFIG_DOCUMENT, ENVIRONMENT

@@ -60,9 +60,15 @@ def test_eval_prints_recall_and_mrr_per_mode(capsys: pytest.CaptureFixture[str])
         ),
         (["kb", "ingest", "."], "needs --dsn"),
         (["kb", "search", "   "], "the query is empty"),
-        (["kb", "search", "pago", "--top-k", "0"], "argument --top-k: must be a whole number"),
-        (["kb", "search", "pago", "--margin", "-5"], "argument --margin: must be a number"),
-        (["kb", "search", "pago", "--min-chunks", "-1"], "argument --min-chunks: must be a whole"),
+        (["kb", "search", "pago", "--top-k", "0"], "argument --top-k: 0 is not between 1 and 100"),
+        (
+            ["kb", "search", "pago", "--margin", "-5"],
+            "argument --margin: -5 is not between 0 and 2",
+        ),
+        (
+            ["kb", "search", "pago", "--min-chunks", "-1"],
+            "argument --min-chunks: -1 is not between 0 and 100",
+        ),
         (["kb", "search", "pago", "--dsn", "mysql://x"], "unsupported DSN scheme"),
         (["kb", "search", "pago", "--dsn", "sqlite://"], "is empty; run `kb ingest"),
     ],

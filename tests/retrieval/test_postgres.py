@@ -40,9 +40,11 @@ def test_pgvector_is_really_there(pg_dsn: str) -> None:
 def test_the_default_parser_would_split_identifiers(pg_dsn: str) -> None:
     """Why the backend does not use to_tsvector/plainto_tsquery on raw text."""
     with psycopg.connect(pg_dsn) as db:
-        (lexemes,) = db.execute(
+        row = db.execute(
             "SELECT tsvector_to_array(to_tsvector('simple', 'INV-2026-000123'))"
         ).fetchone()
+    assert row is not None
+    (lexemes,) = row
     assert "inv-2026-000123" not in lexemes
 
 
@@ -111,10 +113,12 @@ def test_ingestion_builds_the_hnsw_index_the_vector_leg_uses(pg_dsn: str) -> Non
     with open_retriever(pg_dsn):
         pass
     with psycopg.connect(pg_dsn) as db:
-        (method,) = db.execute(
+        row = db.execute(
             "SELECT am.amname FROM pg_class c JOIN pg_am am ON am.oid = c.relam"
             " WHERE c.relname = 'kb_chunks_embedding'"
         ).fetchone()
+        assert row is not None
+        (method,) = row
         db.execute("SET enable_seqscan = off")
         plan = " ".join(
             row[0]

@@ -2,7 +2,8 @@
 
 Each command group lives with the code it drives and adds itself through a ``register``
 function; a sub-command stores its handler as ``args.handler``. Every usage error, of any
-command, is one line on stderr and exit status 2 (`commands.arguments.OneLineParser`).
+command, is one line on stderr and exit status 2 (`OneLineParser`, from the toolkit's one CLI
+kernel, `billing_toolkit.contract.cli`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from billing_toolkit.assistant import commands as turn_commands
 from billing_toolkit.assistant.channel import cli as channel_cli
-from billing_toolkit.assistant.commands.arguments import OneLineParser
 from billing_toolkit.assistant.retrieval import cli as retrieval_cli
+from billing_toolkit.contract.cli import OneLineParser
 
 DISTRIBUTION = "billing-toolkit"
 

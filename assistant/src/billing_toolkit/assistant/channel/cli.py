@@ -20,6 +20,7 @@ import os
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,6 @@ from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
 from billing_toolkit.assistant.channel.service import DEFAULT_LEASE_SECONDS, DEFAULT_WORKERS
 from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, sign
 from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnHandler
-from billing_toolkit.assistant.commands.arguments import port, whole
 from billing_toolkit.assistant.runtime import (
     ENV_STORE_DSN,
     NARRATORS,
@@ -42,13 +42,17 @@ from billing_toolkit.assistant.runtime import (
 from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
 from billing_toolkit.assistant.store.single_process import sole_process
 from billing_toolkit.assistant.text.identifiers import normalize_phone
+from billing_toolkit.contract.cli import EXIT_USAGE, bounded_int
 
 CONFIG_ENV = "ASSISTANT_CHANNEL_CONFIG"
 DEFAULT_STORE_DSN = "sqlite:///conversations.sqlite3"
-_USAGE_ERROR = 2
 MAX_WORKERS = 256
 """Turns at once; each holds a thread and the store's lock in turn, so more only queue."""
 MAX_LEASE_SECONDS = 3600
+LISTEN_PORT = partial(bounded_int, low=1, high=65535)
+"""A port to serve on. Not the kernel's `port`, which takes 0 for "any free one": these
+services are reached at an address someone configured (Meta's webhook, `--graph-url`), and
+neither says which port it picked, so 0 would serve where nobody can find it."""
 
 
 def register(subparsers: Any) -> None:
@@ -77,16 +81,16 @@ def register(subparsers: Any) -> None:
         "fake-graph at http://127.0.0.1:9000/v21.0)",
     )
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=port, default=8000, help="1-65535 (default 8000)")
+    serve.add_argument("--port", type=LISTEN_PORT, default=8000, help="1-65535 (default 8000)")
     serve.add_argument(
         "--workers",
-        type=whole(1, MAX_WORKERS),
+        type=partial(bounded_int, low=1, high=MAX_WORKERS),
         default=DEFAULT_WORKERS,
         help=f"turns processed at once, 1-{MAX_WORKERS} (default 4)",
     )
     serve.add_argument(
         "--lease-seconds",
-        type=whole(1, MAX_LEASE_SECONDS),
+        type=partial(bounded_int, low=1, high=MAX_LEASE_SECONDS),
         default=int(DEFAULT_LEASE_SECONDS),
         help="how long a conversation stays a dead replica's before another "
         f"replica takes it over, 1-{MAX_LEASE_SECONDS} (default "
@@ -97,7 +101,7 @@ def register(subparsers: Any) -> None:
 
     fake = subparsers.add_parser("fake-graph", help="a local Graph API that prints the replies")
     fake.add_argument("--host", default="127.0.0.1")
-    fake.add_argument("--port", type=port, default=9000, help="1-65535 (default 9000)")
+    fake.add_argument("--port", type=LISTEN_PORT, default=9000, help="1-65535 (default 9000)")
     fake.set_defaults(handler=_fake_graph)
 
     send = subparsers.add_parser(
@@ -145,7 +149,7 @@ def open_pipelines(
 
 def _fail(message: str, command: str = "serve") -> int:
     print(f"billing-assistant {command}: {message}", file=sys.stderr)
-    return _USAGE_ERROR
+    return EXIT_USAGE
 
 
 def _configure_logging(level: str) -> None:
@@ -158,7 +162,7 @@ def _configure_logging(level: str) -> None:
 
 
 def _fake_graph(args: argparse.Namespace) -> int:
-    import uvicorn
+    import uvicorn  # lazily: only the two serving commands need an ASGI server
 
     def show(line: str) -> None:
         print(line, flush=True)
@@ -192,7 +196,7 @@ def _webhook_send(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    import uvicorn  # lazily: only the two serving commands need an ASGI server
 
     config_path = args.config or (
         Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None

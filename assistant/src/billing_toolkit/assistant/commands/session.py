@@ -16,8 +16,8 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 
-from billing_toolkit.assistant.commands.arguments import USAGE_ERROR, whole
 from billing_toolkit.assistant.commands.local_simulator import (
     LOCAL_BASE_URL,
     LocalSimulator,
@@ -46,6 +46,7 @@ from billing_toolkit.client import (
     RetryPolicy,
 )
 from billing_toolkit.client.base import ENV_API_KEY, ENV_BASE_URL
+from billing_toolkit.contract.cli import EXIT_USAGE, bounded_int
 
 Handler = Callable[[argparse.Namespace], int]
 MAX_SEED = 2**63 - 1
@@ -61,11 +62,14 @@ class CommandError(Exception):
 def add_simulator_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("in-process simulator (used when no billing URL is set)")
     group.add_argument(
-        "--seed", type=whole(0, MAX_SEED), default=42, help="dataset seed (default 42)"
+        "--seed",
+        type=partial(bounded_int, low=0, high=MAX_SEED),
+        default=42,
+        help="dataset seed (default 42)",
     )
     group.add_argument(
         "--customers",
-        type=whole(1, MAX_CUSTOMERS),
+        type=partial(bounded_int, low=1, high=MAX_CUSTOMERS),
         default=None,
         help=f"customers per tenant, 1-{MAX_CUSTOMERS} (default: the simulator's, 300)",
     )
@@ -114,7 +118,7 @@ def config_of(args: argparse.Namespace, **overrides: object) -> AssistantConfig:
         "store_dsn": args.store_dsn,
         "narrator": args.narrator,
     }
-    return AssistantConfig.from_env(**(flags | overrides))
+    return AssistantConfig.from_env(None, **(flags | overrides))
 
 
 def local_simulator_of(args: argparse.Namespace) -> AbstractContextManager[LocalSimulator]:
@@ -174,6 +178,6 @@ def guarded(handler: Handler) -> Handler:
             return handler(args)
         except (CommandError, ValueError, OperatorProfileError, RetrievalError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return USAGE_ERROR
+            return EXIT_USAGE
 
     return run

@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.table import Table
 
 from billing_toolkit.assistant.evaluation.runner import EvaluationReport
-from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
 
 def _percentile(values: list[float], fraction: float) -> float:

@@ -24,9 +24,9 @@ from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text
 from billing_toolkit.assistant.narrator import Narrator, TemplateNarrator
 from billing_toolkit.assistant.runtime import Assistant
 from billing_toolkit.assistant.text.identifiers import Identifier, find_identifiers
-from billing_toolkit.assistant.turn.escalation import EscalationReason
 from billing_toolkit.assistant.turn.ports import RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import TurnResult
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
 OpenAssistant = Callable[[Narrator, Retriever], Assistant]
 

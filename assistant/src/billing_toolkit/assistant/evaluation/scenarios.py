@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from billing_toolkit.assistant.turn.escalation import EscalationReason
-from billing_toolkit.assistant.turn.intents import Intent
 from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
+from billing_toolkit.assistant.vocabulary.intents import Intent
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios.yaml"
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 
 

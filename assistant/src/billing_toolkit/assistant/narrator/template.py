@@ -31,7 +31,7 @@ from billing_toolkit.assistant.text.dates import format_date
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.money import format_amount
-from billing_toolkit.assistant.turn.intents import Intent
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 
 Data = Mapping[str, Any]

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from billing_toolkit.assistant.commands.arguments import USAGE_ERROR, number, whole
 from billing_toolkit.assistant.knowledge import EVAL_QUERIES
 from billing_toolkit.assistant.retrieval import open_retriever
 from billing_toolkit.assistant.retrieval.backends import open_store
@@ -38,6 +38,7 @@ from billing_toolkit.assistant.retrieval.retriever import (
     HybridRetriever,
     SearchExplanation,
 )
+from billing_toolkit.contract.cli import EXIT_USAGE, bounded_float, bounded_int
 
 DSN_ENV = "BILLING_KB_DSN"
 MAX_K = 100
@@ -64,19 +65,19 @@ def register(subparsers: Any) -> None:
     )
     search.add_argument(
         "--top-k",
-        type=whole(1, MAX_K),
+        type=partial(bounded_int, low=1, high=MAX_K),
         default=DEFAULT_TOP_K,
         help=f"chunks fused, 1-{MAX_K} (default {DEFAULT_TOP_K})",
     )
     search.add_argument(
         "--margin",
-        type=number(0, MAX_MARGIN),
+        type=partial(bounded_float, low=0, high=MAX_MARGIN),
         default=DEFAULT_MARGIN,
         help=f"prune margin, 0-{MAX_MARGIN:g} (default {DEFAULT_MARGIN})",
     )
     search.add_argument(
         "--min-chunks",
-        type=whole(0, MAX_K),
+        type=partial(bounded_int, low=0, high=MAX_K),
         default=DEFAULT_MIN_CHUNKS,
         help=f"keep at least, 0-{MAX_K} (default {DEFAULT_MIN_CHUNKS})",
     )
@@ -94,7 +95,7 @@ def register(subparsers: Any) -> None:
     )
     evaluation.add_argument(
         "--k",
-        type=whole(1, MAX_K),
+        type=partial(bounded_int, low=1, high=MAX_K),
         default=DEFAULT_TOP_K,
         help=f"cut-off, 1-{MAX_K} (default {DEFAULT_TOP_K})",
     )
@@ -117,7 +118,7 @@ def _guarded(handler: Handler) -> Handler:
             return handler(args)
         except RetrievalError as exc:
             print(f"error: {exc}", file=sys.stderr)
-            return USAGE_ERROR
+            return EXIT_USAGE
 
     return run
 

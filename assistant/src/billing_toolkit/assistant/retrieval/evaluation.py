@@ -150,8 +150,8 @@ def evaluate(
     """Score every mode on ``queries`` with ``retriever`` (whose store holds the KB)."""
     store = retriever.store
     chunks = list(store.fetch(store.chunk_ids()).values())
-    recall = dict.fromkeys(MODES, 0.0)
-    mrr = dict.fromkeys(MODES, 0.0)
+    recall: dict[str, float] = dict.fromkeys(MODES, 0.0)
+    mrr: dict[str, float] = dict.fromkeys(MODES, 0.0)
     fused_tokens = kept_tokens = 0
     for query in queries:
         relevant = resolve_expected(query, chunks)

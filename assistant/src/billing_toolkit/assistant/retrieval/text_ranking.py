@@ -137,8 +137,15 @@ def rank_text_matches(
     )
     is_identifier = np.repeat([term in query.identifiers for term in query.all_terms], sizes)
     keys, inverse = np.unique(np.concatenate([p.keys for p in lists]), return_inverse=True)
-    scores = np.round(np.bincount(inverse, weights=weights, minlength=len(keys)), BM25_DECIMALS)
-    identifier_counts = np.bincount(inverse, weights=is_identifier, minlength=len(keys))
+    # Weighted, `bincount` sums floats; numpy's stubs type every `bincount` as integers, and
+    # `astype(copy=False)` says what it is without copying.
+    totals = np.bincount(inverse, weights=weights, minlength=len(keys)).astype(
+        np.float64, copy=False
+    )
+    scores = np.round(totals, BM25_DECIMALS)
+    identifier_counts = np.bincount(inverse, weights=is_identifier, minlength=len(keys)).astype(
+        np.float64, copy=False
+    )
     selected = _best_with_ties(identifier_counts, scores, limit)
     ids = chunk_ids_of(keys[selected])
     ranked = sorted(

@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.escalation import Escalation
+from billing_toolkit.assistant.vocabulary.escalation import Escalation
 
 
 class ConversationState(StrEnum):
@@ -60,23 +60,29 @@ class EscalationRecord:
 class ConversationStore(Protocol):
     def get(self, tenant: str, phone: str) -> Conversation:
         """The stored conversation, or a fresh `BOT` one (not yet stored)."""
+        ...
 
     def save(self, conversation: Conversation) -> Conversation:
         """Store the conversation; returns it with `updated_at` set."""
+        ...
 
     def record_escalation(
         self, conversation: Conversation, escalation: Escalation
     ) -> EscalationRecord:
         """Store the escalation and move the conversation to `WAITING_FOR_HUMAN`, atomically."""
+        ...
 
     def assign_agent(self, tenant: str, phone: str, agent_id: str) -> Conversation:
         """A person takes the conversation: `HUMAN_ACTIVE`."""
+        ...
 
     def release_to_bot(self, tenant: str, phone: str) -> Conversation:
         """The person hands the conversation back: `BOT`, with no pending question."""
+        ...
 
     def escalations(self, tenant: str, phone: str) -> list[EscalationRecord]:
         """The conversation's escalations, oldest first."""
+        ...
 
     def close(self) -> None: ...
 

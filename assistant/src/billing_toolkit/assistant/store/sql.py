@@ -32,7 +32,7 @@ from billing_toolkit.assistant.store.model import (
     WaitingConversation,
 )
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.escalation import Escalation
+from billing_toolkit.assistant.vocabulary.escalation import Escalation
 
 Clock = Callable[[], datetime]
 

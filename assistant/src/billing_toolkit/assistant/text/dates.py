@@ -177,11 +177,11 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         (m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], int(m[2]))
         for m in _ENGLISH_MONTH_FIRST.finditer(text)
     )
-    day_first = (
+    english_day_first = (
         (m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], int(m[1]))
         for m in _ENGLISH_DAY_FIRST.finditer(text)
     )
-    for generator in (spanish, month_first, day_first):
+    for generator in (spanish, month_first, english_day_first):
         for m, style, month, day in generator:
             found.append(_named(m.start(), m.end(), m[0], style, m[3], month, day))
     return found

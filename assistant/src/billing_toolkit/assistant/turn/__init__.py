@@ -5,7 +5,7 @@ decision in the turn's trace:
 
 1. `gate.py` — a conversation a person has is silence;
 2. `text/language.py` — the language to answer in;
-3. `person_request.py` — "quiero hablar con un asesor" goes to a person;
+3. `understanding/person_request.py` — "quiero hablar con un asesor" goes to a person;
 4. `text/identifiers.py` — the invoice, account, ID and phone numbers in the message;
 5. `intents.py` — which capability answers it;
 6. `identity.py` — who is writing (from the phone; never from what the message claims),
@@ -15,7 +15,8 @@ decision in the turn's trace:
 9. the narrator (`narrator/`);
 10. `guards/` — humanizer, grounding verifier, identifier guard, forbidden phrases, on the
     exact text to be sent;
-11. send — or end with `notices.py` (fixed replies) or `escalation.py` (a hand-off).
+11. send — or end with `notices.py` (fixed replies) or a hand-off
+    (`vocabulary/escalation.py`, the words the store and the channel share).
 
 `result.py` is what a finished turn leaves: the `TurnResult` and its trace. The turn while it
 runs is `pipeline._RunningTurn`.

@@ -16,7 +16,7 @@ templates); keyword rules stay only as high-precision overrides, tried first:
 
 Several intents in one message ("cuanto debo y como pago") are routed clause by clause
 (`route_parts`): each clause that lands on a different confident intent becomes a part of the
-reply. Requests for a person are decided before routing (`turn/person_request.py`).
+reply. Requests for a person are decided before routing (`understanding/person_request.py`).
 
 Bias: a low-confidence reading is a knowledge-base question, never a guess at the
 subscriber's data; an action request always reaches a person.
@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from billing_toolkit.assistant.text.folding import fold
@@ -40,26 +39,13 @@ from billing_toolkit.assistant.understanding.keyword_classifier import (
     without_courtesy,
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.segments import split_clauses
+from billing_toolkit.assistant.vocabulary.intents import Intent
 
 MIN_CONFIDENCE = 0.30
 """Below this probability the model's best label is not trusted: the message is a policy
 question (retrieval decides, or NO_CONTEXT)."""
-
-
-class Intent(StrEnum):
-    BALANCE = "balance"
-    INVOICES = "invoices"
-    INVOICE = "invoice"
-    LAST_PAYMENT = "last_payment"
-    PLAN = "plan"
-    BILL_CHANGE = "bill_change"
-    SERVICE = "service"
-    POLICY = "policy"
-    GREETING = "greeting"
-    THANKS = "thanks"
-    OFF_TOPIC = "off_topic"
-    UNSUPPORTED = "unsupported"
 
 
 PERSONAL_INTENTS = frozenset(
@@ -234,8 +220,6 @@ def _beyond_courtesy(
 
 def _classify(classifier: IntentClassifier | None, message: str) -> IntentPrediction | None:
     if classifier is None:
-        from billing_toolkit.assistant.understanding.models import default_classifier
-
         classifier = default_classifier()
     return classifier.classify(message)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.escalation import EscalationReason
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
 _KIND_LABEL: dict[IdentifierKind, tuple[str, str]] = {
     IdentifierKind.INVOICE: ("la factura", "invoice"),

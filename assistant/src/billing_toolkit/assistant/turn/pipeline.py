@@ -16,7 +16,7 @@ guard and the forbidden-phrase check. Each stage records its decision in the tur
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
@@ -44,7 +44,6 @@ from billing_toolkit.assistant.text.language import detect_language
 from billing_toolkit.assistant.text.masking import mask_personal
 from billing_toolkit.assistant.turn import notices
 from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
-from billing_toolkit.assistant.turn.escalation import EscalationContext, EscalationReason, escalate
 from billing_toolkit.assistant.turn.gate import pass_gate
 from billing_toolkit.assistant.turn.identity import (
     Identity,
@@ -54,16 +53,21 @@ from billing_toolkit.assistant.turn.identity import (
 )
 from billing_toolkit.assistant.turn.intents import (
     PERSONAL_INTENTS,
-    Intent,
     Route,
     RoutedPart,
     route_parts,
 )
-from billing_toolkit.assistant.turn.person_request import asks_for_person
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.models import default_classifier
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
+from billing_toolkit.assistant.vocabulary.escalation import (
+    EscalationContext,
+    EscalationReason,
+    escalate,
+)
+from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 
 logger = logging.getLogger(__name__)
@@ -426,7 +430,7 @@ class _RunningTurn:
         return requested
 
     def _invoke(self, capability: str, **params: Any) -> ToolResult:
-        method = getattr(self.p.capabilities, capability, None)
+        method: Callable[..., ToolResult] | None = getattr(self.p.capabilities, capability, None)
         self.capability = capability
         if not callable(method):
             self.trace.record("capability", "missing", capability=capability)

@@ -81,6 +81,7 @@ class RetrievedChunk(Protocol):
     @property
     def kind(self) -> str:
         """`policy`, `worked_example` or `format_sample`, set from the document's structure."""
+        ...
 
 
 class Retriever(Protocol):

@@ -17,7 +17,11 @@ from enum import StrEnum
 from typing import Any
 
 from billing_toolkit.assistant.text.masking import mask_personal
-from billing_toolkit.assistant.turn.escalation import AgentSummary, Escalation, EscalationReason
+from billing_toolkit.assistant.vocabulary.escalation import (
+    AgentSummary,
+    Escalation,
+    EscalationReason,
+)
 
 
 class Action(StrEnum):

@@ -6,38 +6,60 @@ n-grams never saw, and misses typos and Venezuelan slang they catch), which is w
 ensemble of both is what `models.py` chooses. Figures: `billing-assistant eval` (per language).
 
 The embedder is the retrieval one (`retrieval/embedders`), whose weights load once per
-process; the training rows' vectors come from `vector_cache.py`, so only the first process on
-a machine pays for embedding them.
+process; the training rows' vectors come from `vector_cache.py`, and the model fitted on them
+from `artifacts.py` (keyed by the vectors themselves), so only the first process on a machine
+pays for embedding them and fitting.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder
+from billing_toolkit.assistant.understanding.artifacts import artifact_key, load_or_fit
 from billing_toolkit.assistant.understanding.classifier import (
     RANDOM_STATE,
     IntentPrediction,
     check_rows_have_labels,
     prediction_from,
 )
+from billing_toolkit.assistant.understanding.estimator_arrays import logistic_arrays, logistic_from
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
 from billing_toolkit.assistant.understanding.vector_cache import cached_vectors
 
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
+
+
+LOGREG: dict[str, object] = {"C": 20.0, "max_iter": 3000, "random_state": RANDOM_STATE}
+
 
 class EmbeddingClassifier:
-    """Multinomial logistic regression over the message's sentence embedding."""
+    """Multinomial logistic regression over the message's sentence embedding; fitted once per
+    set of training vectors (`artifacts.py`, in `directory`, by default the cache directory)."""
 
-    def __init__(self, rows: Sequence[Utterance], embedder: Embedder) -> None:
-        from sklearn.linear_model import LogisticRegression
-
+    def __init__(
+        self, rows: Sequence[Utterance], embedder: Embedder, directory: Path | None = None
+    ) -> None:
         check_rows_have_labels({row.label for row in rows})
         self.name = f"embedding-logreg:{embedder.identity}"
         self._embedder = embedder
-        self._model = LogisticRegression(C=20.0, max_iter=3000, random_state=RANDOM_STATE)
-        self._model.fit(
-            cached_vectors(embedder, [row.text for row in rows]), [row.label.value for row in rows]
+        vectors = cached_vectors(embedder, [row.text for row in rows])
+        labels = [row.label.value for row in rows]
+        settings = {"logreg": LOGREG, "shape": vectors.shape, "dtype": str(vectors.dtype)}
+        key = artifact_key(
+            "minilm", settings, [vectors.tobytes(), *(label.encode() for label in labels)]
+        )
+        self._model = load_or_fit(
+            "minilm",
+            key,
+            lambda: _logreg().fit(vectors, labels),
+            logistic_arrays,
+            lambda arrays: logistic_from(arrays, LOGREG),
+            directory,
         )
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
@@ -46,3 +68,9 @@ class EmbeddingClassifier:
         return prediction_from(
             {label: float(p) for label, p in zip(self._labels, probabilities, strict=True)}
         )
+
+
+def _logreg() -> LogisticRegression:
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(**LOGREG)  # pyright: ignore[reportArgumentType] (its keywords)

@@ -13,6 +13,7 @@ import re
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.understanding.classifier import IntentPrediction, prediction_from
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
 
 
 def _alternatives(*patterns: str) -> re.Pattern[str]:
@@ -136,8 +137,6 @@ class KeywordClassifier:
     name = "keyword-rules"
 
     def classify(self, message: str) -> IntentPrediction:
-        from billing_toolkit.assistant.turn.person_request import asks_for_person
-
         text = fold(message)
         if asks_for_person(message):
             return _certain(IntentLabel.PERSON)

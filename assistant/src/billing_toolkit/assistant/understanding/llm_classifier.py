@@ -9,8 +9,8 @@ Bias: when in doubt, the local model decides. Any failure — timeout, transport
 a malformed body, a refusal, JSON that does not match the schema — and any answer below
 `MIN_LLM_CONFIDENCE` falls back to the trained classifier, so the assistant never routes
 worse than without the model. A request for a person found locally (the keyword rules, or the
-trained model naming `person`; see `turn/person_request.py`) wins before the model is asked,
-so a hand-over never waits on, or is overruled by, a remote call.
+trained model naming `person`; see `understanding/person_request.py`) wins before the model is
+asked, so a hand-over never waits on, or is overruled by, a remote call.
 
 Privacy: the message is sent with every phone, national ID and account number masked
 (`text/masking.py`); the label does not depend on their digits and the provider has no need
@@ -50,6 +50,7 @@ from billing_toolkit.assistant.understanding.classifier import (
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
 
 ENV_INTENT_TIMEOUT = "ASSISTANT_INTENT_LLM_TIMEOUT"
 DEFAULT_INTENT_TIMEOUT_SECONDS = 5.0
@@ -182,8 +183,6 @@ class ChatCompletionsIntentClassifier:
         self._http.close()
 
     def classify(self, message: str) -> IntentPrediction:
-        from billing_toolkit.assistant.turn.person_request import asks_for_person
-
         local = self._fallback.classify(message)
         if asks_for_person(message, self._fallback) is not None:
             return (

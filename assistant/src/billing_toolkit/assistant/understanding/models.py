@@ -84,8 +84,9 @@ def _bare_model(name: str) -> IntentClassifier:
 
 @cache
 def intent_model(name: str) -> IntentClassifier:
-    """The model called `name`, trained on the train split once per process and remembering
-    its answers per message; raises ValueError for a name this install cannot run."""
+    """The model called `name`, trained on the train split (fitted once per machine and
+    version, `artifacts.py`; built once per process) and remembering its answers per message;
+    raises ValueError for a name this install cannot run."""
     from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
 
     return RememberingClassifier(_bare_model(check_model_name(name)))

@@ -6,59 +6,69 @@ them where a word vocabulary sees unrelated tokens. Word n-grams are added so th
 function-word patterns ("no quiero … bot", "call me") count as units too. Logistic
 regression gives a probability per label (`classifier.IntentPrediction`).
 
-Trained deterministically (fixed `random_state`, a deterministic solver, rows in file order);
-it needs nothing beyond scikit-learn, so it is the model when the `embeddings` extra is not
+Trained deterministically (fixed `random_state`, a deterministic solver on one thread, rows in
+file order), once per training set and library version: the fitted arrays are an artifact in
+the cache directory (`artifacts.py`), so a new process loads them instead of fitting. It needs nothing beyond scikit-learn, so it is the model when the `embeddings` extra is not
 installed (`models.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.understanding.artifacts import Arrays, artifact_key, load_or_fit
 from billing_toolkit.assistant.understanding.classifier import (
     RANDOM_STATE,
     IntentPrediction,
     check_rows_have_labels,
     prediction_from,
 )
+from billing_toolkit.assistant.understanding.estimator_arrays import (
+    logistic_arrays,
+    logistic_from,
+    tfidf_arrays,
+    tfidf_from,
+)
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import Pipeline
+
+
+CHARS: dict[str, object] = {"analyzer": "char_wb", "ngram_range": (2, 5), "sublinear_tf": True}
+WORDS: dict[str, object] = {
+    "analyzer": "word",
+    "ngram_range": (1, 2),
+    "sublinear_tf": True,
+    "token_pattern": r"(?u)\b\w+\b",
+}
+LOGREG: dict[str, object] = {"C": 20.0, "max_iter": 2000, "random_state": RANDOM_STATE}
+SETTINGS = {"chars": CHARS, "words": WORDS, "logreg": LOGREG}
+"""Everything the fit is configured by, in the artifact key (the folding is in it through the
+folded training texts)."""
 
 
 class NgramClassifier:
     """TF-IDF over character (2–5, word-bounded) and word (1–2) n-grams of the folded text,
-    then multinomial logistic regression."""
+    then multinomial logistic regression; fitted once per training set (`artifacts.py`, in
+    `directory`, by default the cache directory)."""
 
     name = "char-ngram-logreg"
 
-    def __init__(self, rows: Sequence[Utterance]) -> None:
-        from sklearn.feature_extraction.text import TfidfVectorizer
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.pipeline import FeatureUnion, make_pipeline
-
+    def __init__(self, rows: Sequence[Utterance], directory: Path | None = None) -> None:
         check_rows_have_labels({row.label for row in rows})
-        features = FeatureUnion(
-            [
-                (
-                    "chars",
-                    TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True),
-                ),
-                (
-                    "words",
-                    TfidfVectorizer(
-                        analyzer="word",
-                        ngram_range=(1, 2),
-                        sublinear_tf=True,
-                        token_pattern=r"(?u)\b\w+\b",
-                    ),
-                ),
-            ]
+        texts, labels = [fold(row.text) for row in rows], [row.label.value for row in rows]
+        rows_data = (f"{label}\0{text}".encode() for label, text in zip(labels, texts, strict=True))
+        key = artifact_key("ngram", SETTINGS, rows_data)
+        self._model = load_or_fit(
+            "ngram", key, lambda: _pipeline().fit(texts, labels), _dump, _rebuild, directory
         )
-        self._model = make_pipeline(
-            features, LogisticRegression(C=20.0, max_iter=2000, random_state=RANDOM_STATE)
-        )
-        self._model.fit([fold(row.text) for row in rows], [row.label.value for row in rows])
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
     def classify(self, message: str) -> IntentPrediction:
@@ -66,3 +76,40 @@ class NgramClassifier:
         return prediction_from(
             {label: float(p) for label, p in zip(self._labels, probabilities, strict=True)}
         )
+
+
+def _pipeline(
+    chars: TfidfVectorizer | None = None,
+    words: TfidfVectorizer | None = None,
+    logreg: LogisticRegression | None = None,
+) -> Pipeline:
+    """The model: unfitted from the settings, or assembled from fitted parts."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import FeatureUnion, make_pipeline
+
+    features = FeatureUnion(
+        [
+            ("chars", chars or TfidfVectorizer(**CHARS)),  # pyright: ignore[reportArgumentType]
+            ("words", words or TfidfVectorizer(**WORDS)),  # pyright: ignore[reportArgumentType]
+        ]
+    )
+    return make_pipeline(features, logreg or LogisticRegression(**LOGREG))  # pyright: ignore[reportArgumentType]
+
+
+def _dump(model: Pipeline) -> Arrays:
+    features, logreg = model.steps[0][1], model.steps[1][1]
+    parts = dict(features.transformer_list)
+    return {
+        **tfidf_arrays(parts["chars"], "chars_"),
+        **tfidf_arrays(parts["words"], "words_"),
+        **logistic_arrays(logreg),
+    }
+
+
+def _rebuild(arrays: Arrays) -> Pipeline:
+    chars, words = tfidf_from(arrays, CHARS, "chars_"), tfidf_from(arrays, WORDS, "words_")
+    logreg = logistic_from(arrays, LOGREG)
+    if logreg.coef_.shape[1] != len(chars.vocabulary_) + len(words.vocabulary_):
+        raise ValueError("the n-gram artifact's coefficients do not match its vocabulary")
+    return _pipeline(chars, words, logreg)

@@ -16,6 +16,7 @@ from typing import Any
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.person_request import asks_for_person
 from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
 
 MAX_FALSE_HANDOVER_RATE = 0.02
@@ -57,20 +58,23 @@ class IntentReport:
 def measure(
     classifier: IntentClassifier, rows: tuple[Utterance, ...] | None = None
 ) -> IntentReport:
+    # scikit-learn is imported lazily: loading a model must not pay for its metrics.
     from sklearn.metrics import precision_recall_fscore_support
-
-    from billing_toolkit.assistant.turn.person_request import asks_for_person
 
     test = load_utterances().test if rows is None else rows
     truth = [row.label.value for row in test]
     predicted = [classifier.classify(row.text).label.value for row in test]
     labels = [label.value for label in IntentLabel]
     precision, recall, _, support = precision_recall_fscore_support(
-        truth, predicted, labels=labels, zero_division=0
+        truth,
+        predicted,
+        labels=labels,
+        zero_division=0,  # pyright: ignore[reportArgumentType]  (no stubs: inferred as str)
     )
     per_intent = {
         label: {"precision": float(p), "recall": float(r), "support": int(n)}
-        for label, p, r, n in zip(labels, precision, recall, support, strict=True)
+        # Arrays, one score per label (`average=None`); pyright infers floats from the code.
+        for label, p, r, n in zip(labels, precision, recall, support, strict=True)  # pyright: ignore[reportArgumentType]
     }
     handed = [asks_for_person(row.text, classifier) is not None for row in test]
     person = [row for row, h in zip(test, handed, strict=True) if row.label is IntentLabel.PERSON]

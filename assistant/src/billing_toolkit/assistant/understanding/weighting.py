@@ -26,7 +26,7 @@ FOLDS = 5
 
 def out_of_fold(rows: Sequence[Utterance], trainer: Trainer, folds: int = FOLDS) -> np.ndarray:
     """Each row's probabilities from a model trained on the folds without its template."""
-    from sklearn.model_selection import GroupKFold
+    from sklearn.model_selection import GroupKFold  # lazily: only fitting weights needs it
 
     labels = list(IntentLabel)
     table = np.zeros((len(rows), len(labels)))

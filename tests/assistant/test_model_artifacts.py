@@ -1,0 +1,148 @@
+"""A fitted intent model is an artifact: fitted once per training set and library version,
+loaded by every later process, refitted when its file cannot be trusted."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from billing_toolkit.assistant.retrieval.embedders.hashing import HashingEmbedder
+from billing_toolkit.assistant.understanding import artifacts
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.embedding_classifier import EmbeddingClassifier
+from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
+from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
+
+SOME_ROWS = load_utterances().train[::10]
+"""A tenth of the train split: every label, and a fit that takes a fraction of a second."""
+HELD_OUT = load_utterances().test
+
+
+def _fits(kind: str = "ngram") -> int:
+    return artifacts.FITS[kind]
+
+
+def _files(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.npz"))
+
+
+def _same_predictions(
+    one: IntentClassifier, other: IntentClassifier, rows: Sequence[Utterance] = HELD_OUT
+) -> bool:
+    return all(one.classify(r.text).scores == other.classify(r.text).scores for r in rows)
+
+
+def test_a_loaded_n_gram_model_predicts_exactly_as_the_fresh_fit(tmp_path: Path) -> None:
+    before = _fits()
+    fresh = NgramClassifier(SOME_ROWS, tmp_path)
+    loaded = NgramClassifier(SOME_ROWS, tmp_path)
+    assert _fits() == before + 1, "the second one was loaded, not fitted"
+    assert loaded._model is not fresh._model
+    assert _same_predictions(fresh, loaded)
+
+
+def test_a_loaded_embedding_model_predicts_exactly_as_the_fresh_fit(tmp_path: Path) -> None:
+    embedder, before = HashingEmbedder(), _fits("minilm")
+    fresh = EmbeddingClassifier(SOME_ROWS, embedder, tmp_path)
+    loaded = EmbeddingClassifier(SOME_ROWS, embedder, tmp_path)
+    assert _fits("minilm") == before + 1
+    assert _same_predictions(fresh, loaded)
+
+
+_CHILD = """
+from billing_toolkit.assistant.understanding import artifacts
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
+from billing_toolkit.assistant.understanding.utterances import load_utterances
+model = NgramClassifier(load_utterances().train[::10])
+print(artifacts.FITS["ngram"], model.classify("cuanto debo").label.value)
+"""
+
+
+def _child(cache: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "BILLING_TOOLKIT_CACHE": str(cache)}
+    return subprocess.Popen(
+        [sys.executable, "-c", _CHILD], env=env, stdout=subprocess.PIPE, text=True
+    )
+
+
+def _answer(child: subprocess.Popen[str]) -> tuple[int, str]:
+    out, _ = child.communicate(timeout=300)
+    assert child.returncode == 0
+    fits, label = out.split()
+    return int(fits), label
+
+
+def test_processes_fit_once_and_later_processes_load_it(tmp_path: Path) -> None:
+    together = [_answer(child) for child in [_child(tmp_path) for _ in range(2)]]
+    assert sorted(together) == [(0, "balance"), (1, "balance")], "one fitted, one waited for it"
+    [artifact] = _files(tmp_path)
+    written = artifact.stat().st_mtime_ns
+    assert _answer(_child(tmp_path)) == (0, "balance")
+    assert _files(tmp_path) == [artifact] and artifact.stat().st_mtime_ns == written
+
+
+def _cut_in_half(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"PK\x03\x04 not a zip at all")
+
+
+@pytest.mark.parametrize("damage", [_cut_in_half, _garbage], ids=["truncated", "garbage"])
+def test_a_damaged_artifact_is_refitted_and_rewritten(
+    tmp_path: Path, damage: Callable[[Path], None]
+) -> None:
+    fresh = NgramClassifier(SOME_ROWS, tmp_path)
+    [artifact] = _files(tmp_path)
+    damage(artifact)
+    before = _fits()
+    again = NgramClassifier(SOME_ROWS, tmp_path)
+    assert _fits() == before + 1
+    assert _same_predictions(fresh, again, HELD_OUT[::10])
+    NgramClassifier(SOME_ROWS, tmp_path)
+    assert _fits() == before + 1, "the rewritten file is whole again"
+
+
+def test_another_models_file_under_this_key_is_not_trusted(tmp_path: Path) -> None:
+    NgramClassifier(SOME_ROWS, tmp_path)
+    NgramClassifier(SOME_ROWS[1:], tmp_path)
+    mine, other = sorted(_files(tmp_path), key=lambda path: path.stat().st_mtime_ns)
+    other.replace(mine)  # a stale or copied file: whole, but fitted on other rows
+    before = _fits()
+    NgramClassifier(SOME_ROWS, tmp_path)
+    assert _fits() == before + 1
+
+
+def _label_swapped(rows: tuple[Utterance, ...]) -> tuple[Utterance, ...]:
+    first, second = rows[0], next(row for row in rows if row.label is not rows[0].label)
+    return (Utterance(first.text, second.label, first.template, first.split), *rows[1:])
+
+
+def test_a_changed_training_set_or_library_makes_a_new_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    NgramClassifier(SOME_ROWS, tmp_path)
+    NgramClassifier(_label_swapped(SOME_ROWS), tmp_path)  # one row relabelled
+    assert len(_files(tmp_path)) == 2
+    versions = artifacts.library_versions()
+    monkeypatch.setattr(artifacts, "library_versions", lambda: {**versions, "sklearn": "99.0"})
+    before = _fits()
+    NgramClassifier(SOME_ROWS, tmp_path)
+    assert _fits() == before + 1 and len(_files(tmp_path)) == 3
+
+
+def test_an_unwritable_cache_directory_still_answers(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    before = _fits()
+    for _ in range(2):
+        model = NgramClassifier(SOME_ROWS, blocker / "cache")
+        assert model.classify("cuanto debo").label.value == "balance"
+    assert _fits() == before + 2, "nothing could be kept, so each process fits: slower, no worse"
