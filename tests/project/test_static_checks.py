@@ -61,7 +61,6 @@ def _lines(report: dict[str, Any]) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("pyright")
 def test_pyright_reports_nothing_over_the_whole_tree() -> None:
     """0 errors and 0 warnings, every import resolved, in every folder the include names."""
     report = pyright()
@@ -79,7 +78,6 @@ with BillingClient("http://127.0.0.1:8080", "key") as billing:
 """
 
 
-@pytest.mark.xdist_group("pyright")
 def test_pyright_catches_an_unresolved_import_and_a_wrong_type(tmp_path: Path) -> None:
     """The planted file imports a module that does not exist and assigns a balance to an int:
     both are reported, so the clean report above is pyright seeing the code, not skipping it."""
