@@ -16,6 +16,7 @@ from billing_toolkit.contract.cli import (
     OneLineParser,
     bounded_float,
     bounded_int,
+    fixed_port,
     non_negative_int,
     one_line,
     port,
@@ -112,3 +113,14 @@ def test_one_line_keeps_every_problem_on_the_same_line() -> None:
 
 def test_one_line_names_a_missing_field() -> None:
     assert one_line(_refusal(timeout=1)) == "retries: Field required"
+
+
+@pytest.mark.parametrize("text", ["0", "65536", "-1", "eighty"])
+def test_a_fixed_port_refuses_zero_and_what_no_port_is(text: str) -> None:
+    """A service others dial may not pick a port of its own (0), nor one that cannot exist."""
+    with pytest.raises(argparse.ArgumentTypeError):
+        fixed_port(text)
+
+
+def test_a_fixed_port_takes_the_whole_range_but_zero() -> None:
+    assert (fixed_port("1"), fixed_port("65535")) == (1, 65535)

@@ -36,9 +36,19 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(EXIT_USAGE)
 
 
+MAX_PORT = 65535
+
+
 def port(text: str) -> int:
     """A TCP port to listen on: 0 (pick a free one) to 65535."""
-    return bounded_int(text, 0, 65535)
+    return bounded_int(text, 0, MAX_PORT)
+
+
+def fixed_port(text: str) -> int:
+    """A TCP port a service is reached at: 1 to 65535. Not 0: a service that someone else
+    dials at a configured address (a webhook, a fake upstream) and that never says which port
+    it picked would serve where nobody can find it."""
+    return bounded_int(text, 1, MAX_PORT)
 
 
 def bounded_int(text: str, low: int, high: int) -> int:

@@ -42,17 +42,13 @@ from billing_toolkit.assistant.runtime import (
 from billing_toolkit.assistant.store import SqlConversationStore, open_conversation_store
 from billing_toolkit.assistant.store.single_process import sole_process
 from billing_toolkit.assistant.text.identifiers import normalize_phone
-from billing_toolkit.contract.cli import EXIT_USAGE, bounded_int
+from billing_toolkit.contract.cli import EXIT_USAGE, bounded_int, fixed_port
 
 CONFIG_ENV = "ASSISTANT_CHANNEL_CONFIG"
 DEFAULT_STORE_DSN = "sqlite:///conversations.sqlite3"
 MAX_WORKERS = 256
 """Turns at once; each holds a thread and the store's lock in turn, so more only queue."""
 MAX_LEASE_SECONDS = 3600
-LISTEN_PORT = partial(bounded_int, low=1, high=65535)
-"""A port to serve on. Not the kernel's `port`, which takes 0 for "any free one": these
-services are reached at an address someone configured (Meta's webhook, `--graph-url`), and
-neither says which port it picked, so 0 would serve where nobody can find it."""
 
 
 def register(subparsers: Any) -> None:
@@ -81,7 +77,7 @@ def register(subparsers: Any) -> None:
         "fake-graph at http://127.0.0.1:9000/v21.0)",
     )
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=LISTEN_PORT, default=8000, help="1-65535 (default 8000)")
+    serve.add_argument("--port", type=fixed_port, default=8000, help="1-65535 (default 8000)")
     serve.add_argument(
         "--workers",
         type=partial(bounded_int, low=1, high=MAX_WORKERS),
@@ -101,7 +97,7 @@ def register(subparsers: Any) -> None:
 
     fake = subparsers.add_parser("fake-graph", help="a local Graph API that prints the replies")
     fake.add_argument("--host", default="127.0.0.1")
-    fake.add_argument("--port", type=LISTEN_PORT, default=9000, help="1-65535 (default 9000)")
+    fake.add_argument("--port", type=fixed_port, default=9000, help="1-65535 (default 9000)")
     fake.set_defaults(handler=_fake_graph)
 
     send = subparsers.add_parser(
