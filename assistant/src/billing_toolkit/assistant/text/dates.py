@@ -24,76 +24,18 @@ from datetime import date
 from enum import StrEnum
 
 from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.months import (
+    ENGLISH_ABBREVIATIONS,
+    ENGLISH_FULL,
+    ENGLISH_NAMES,
+    SPANISH_FULL,
+    SPANISH_NAMES,
+)
 
-_MONTHS_ES = {
-    "enero": 1,
-    "febrero": 2,
-    "marzo": 3,
-    "abril": 4,
-    "mayo": 5,
-    "junio": 6,
-    "julio": 7,
-    "agosto": 8,
-    "septiembre": 9,
-    "setiembre": 9,
-    "octubre": 10,
-    "noviembre": 11,
-    "diciembre": 12,
-}
-_MONTHS_EN = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
-_ES_NAMES = (
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-)
-_EN_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+_MONTHS_ES = dict(SPANISH_FULL)
+_MONTHS_EN = dict(ENGLISH_FULL) | dict(ENGLISH_ABBREVIATIONS)
+_ES_NAMES = SPANISH_NAMES
+_EN_NAMES = ENGLISH_NAMES
 
 
 class DateStyle(StrEnum):
