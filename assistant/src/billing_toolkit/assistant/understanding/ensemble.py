@@ -16,6 +16,7 @@ from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding.classifier import (
     IntentClassifier,
     IntentPrediction,
+    classify_all,
     prediction_from,
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
@@ -35,7 +36,16 @@ class EnsembleClassifier:
         self.name = "ensemble(" + " + ".join(member.name for member in members) + ")"
 
     def classify(self, message: str) -> IntentPrediction:
-        votes = [member.classify(message) for member in self.members]
+        return self.classify_all([message])[0]
+
+    def classify_all(self, messages: Sequence[str]) -> list[IntentPrediction]:
+        ballots = [classify_all(member, messages) for member in self.members]
+        return [
+            self._mixed(message, [ballot[i] for ballot in ballots])
+            for i, message in enumerate(messages)
+        ]
+
+    def _mixed(self, message: str, votes: Sequence[IntentPrediction]) -> IntentPrediction:
         weights = self.weights[detect_language(message)]
         return prediction_from(
             {

@@ -24,7 +24,7 @@ from billing_toolkit.assistant.understanding.classifier import (
     RANDOM_STATE,
     IntentPrediction,
     check_rows_have_labels,
-    prediction_from,
+    predictions_from,
 )
 from billing_toolkit.assistant.understanding.estimator_arrays import (
     logistic_arrays,
@@ -72,10 +72,13 @@ class NgramClassifier:
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
     def classify(self, message: str) -> IntentPrediction:
-        probabilities = self._model.predict_proba([fold(message)])[0]
-        return prediction_from(
-            {label: float(p) for label, p in zip(self._labels, probabilities, strict=True)}
-        )
+        return self.classify_all([message])[0]
+
+    def classify_all(self, messages: Sequence[str]) -> list[IntentPrediction]:
+        if not messages:
+            return []
+        table = self._model.predict_proba([fold(message) for message in messages])
+        return predictions_from(self._labels, table)
 
 
 def _pipeline(

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from billing_toolkit.assistant.text.language import Language, detect_language
-from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier, classify_all
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.person_request import asks_for_person
+from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
 from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
 
 MAX_FALSE_HANDOVER_RATE = 0.02
@@ -63,7 +64,9 @@ def measure(
 
     test = load_utterances().test if rows is None else rows
     truth = [row.label.value for row in test]
-    predicted = [classifier.classify(row.text).label.value for row in test]
+    # One batch for the figures; the person-request stage then reads the remembered answers.
+    classifier = RememberingClassifier(classifier, size=max(len(test), 1))
+    predicted = [p.label.value for p in classify_all(classifier, [row.text for row in test])]
     labels = [label.value for label in IntentLabel]
     precision, recall, _, support = precision_recall_fscore_support(
         truth,

@@ -42,6 +42,23 @@ def cache_key(identity: str, texts: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
+_BANK: dict[tuple[str, str], np.ndarray] = {}
+"""Each training text's vector, once per process: the cross-validation folds are overlapping
+subsets of one utterance set, and embedding each fold whole embedded every row four times.
+Only training texts pass through here (never a subscriber's message), so it is bounded by the
+utterance set."""
+
+
+def _embedded_once(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    new = [text for text in dict.fromkeys(texts) if (embedder.identity, text) not in _BANK]
+    if new:
+        for text, vector in zip(new, embedder.embed(new), strict=True):
+            _BANK[(embedder.identity, text)] = vector
+    if not texts:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    return np.stack([_BANK[(embedder.identity, text)] for text in texts])
+
+
 def cached_vectors(
     embedder: Embedder, texts: Sequence[str], directory: Path | None = None
 ) -> Vectors:
@@ -54,7 +71,7 @@ def cached_vectors(
             return vectors
     except (OSError, ValueError):
         pass
-    vectors = embedder.embed(texts)
+    vectors = _embedded_once(embedder, texts)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".npy", delete=False) as handle:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from billing_toolkit.assistant.text.language import Language, detect_language
-from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.classifier import IntentClassifier, classify_all
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
 
@@ -33,8 +33,8 @@ def out_of_fold(rows: Sequence[Utterance], trainer: Trainer, folds: int = FOLDS)
     splits = GroupKFold(n_splits=folds).split(rows, groups=[row.template for row in rows])
     for fitted, held in splits:
         model = trainer([rows[i] for i in fitted])
-        for i in held:
-            prediction = model.classify(rows[i].text)
+        predictions = classify_all(model, [rows[i].text for i in held])
+        for i, prediction in zip(held, predictions, strict=True):
             table[i] = [prediction.probability(label) for label in labels]
     return table
 
