@@ -44,15 +44,16 @@ run: install
 # to 100% branch coverage: the run fails below that.
 COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 
-# The whole suite on every core (pytest-xdist, tests sent to whichever worker is free), with the
+# The whole suite on every core (pytest-xdist; each test file runs on one worker, so a module's
+# expensive fixture — a server, a full evaluation — is built once, not once per worker), with the
 # 25 slowest printed and pytest's own wall-clock figure last. The format check, the
 # lint and pyright over the whole tree are tests of the suite (tests/project/test_static_checks.py).
 test: install
-	$(PYTHON) -m pytest -n auto --dist load --durations=25 $(COVERAGE)
+	$(PYTHON) -m pytest -n auto --dist loadfile --durations=25 $(COVERAGE)
 
 # A quicker loop for development: everything but the tests marked slow.
 test-fast: install
-	$(PYTHON) -m pytest -n auto --dist load -m "not slow"
+	$(PYTHON) -m pytest -n auto --dist loadfile -m "not slow"
 
 # The static checks alone, as the suite runs them.
 lint: install
