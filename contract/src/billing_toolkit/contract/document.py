@@ -43,6 +43,13 @@ def load(path: Path = OPENAPI_PATH) -> dict[str, Any]:
     return document
 
 
+def parse_shipped_yaml(text: str) -> Any:
+    """A YAML file the toolkit ships (the contract, the utterance set), parsed with the fast
+    safe loader: a process starting reads several of them, and the pure-Python loader made
+    that seconds. Only for files of our own — what a user sends goes through a bounded loader."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 def pointer_escape(token: str) -> str:
     """One JSON-pointer token (RFC 6901): `/v1/plans` becomes `~1v1~1plans`."""
     return token.replace("~", "~0").replace("/", "~1")

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import yaml
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from billing_toolkit.contract.document import parse_shipped_yaml
 
 ASSETS = Path(__file__).parent / "docs_assets"
 DOCS_PATHS = frozenset({"/openapi.yaml", "/openapi.json", "/docs"})
@@ -64,7 +65,7 @@ class ContractDocs:
 
     def __init__(self, contract_path: Path) -> None:
         self.text = contract_path.read_text(encoding="utf-8")
-        self.document: dict[str, Any] = yaml.safe_load(self.text)
+        self.document: dict[str, Any] = parse_shipped_yaml(self.text)
 
     async def openapi_yaml(self, request: Request) -> Response:
         body = with_server(self.text, server_url(request))

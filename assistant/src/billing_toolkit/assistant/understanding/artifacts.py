@@ -33,6 +33,7 @@ import tempfile
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
 
@@ -56,10 +57,13 @@ _log = logging.getLogger(__name__)
 
 def library_versions() -> dict[str, str]:
     """The libraries whose code decides a fit's result (the solver is SciPy's L-BFGS)."""
-    import scipy
-    import sklearn
-
-    return {"numpy": np.__version__, "scipy": scipy.__version__, "sklearn": sklearn.__version__}
+    # Read from the installed metadata: importing scikit-learn costs seconds, and a process
+    # that loads a fitted model must not pay for it just to name the version.
+    return {
+        "numpy": np.__version__,
+        "scipy": metadata.version("scipy"),
+        "sklearn": metadata.version("scikit-learn"),
+    }
 
 
 def artifact_key(kind: str, settings: Mapping[str, object], data: Iterable[bytes]) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.contract.document import parse_shipped_yaml
 
 UTTERANCES = Path(__file__).resolve().parent.parent / "knowledge" / "intent_utterances.yaml"
 _ALTERNATION = re.compile(r"\{([^{}]*)\}")
@@ -101,7 +102,7 @@ def parse_utterances(document: object) -> UtteranceSet:
 def load_utterances(path: Path = UTTERANCES) -> UtteranceSet:
     """The shipped utterance set (read once per process)."""
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = parse_shipped_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise UtteranceSetError(f"cannot read utterances from {path}: {exc}") from exc
     return parse_utterances(document)
