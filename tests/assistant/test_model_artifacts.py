@@ -8,15 +8,28 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 from billing_toolkit.assistant.retrieval.embedders.hashing import HashingEmbedder
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.understanding import artifacts
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.embedding_classifier import EmbeddingClassifier
-from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier
+from billing_toolkit.assistant.understanding.ngram_classifier import (
+    CHARS,
+    WORDS,
+    NgramClassifier,
+    dump_pipeline,
+    fit_pipeline,
+)
+from billing_toolkit.assistant.understanding.ngram_prediction import NgramPredictor
 from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
+
+if TYPE_CHECKING:
+    from sklearn.pipeline import Pipeline
 
 SOME_ROWS = load_utterances().train[::10]
 """A tenth of the train split: every label, and a fit that takes a fraction of a second."""
@@ -146,3 +159,99 @@ def test_an_unwritable_cache_directory_still_answers(tmp_path: Path) -> None:
         model = NgramClassifier(SOME_ROWS, blocker / "cache")
         assert model.classify("cuanto debo").label.value == "balance"
     assert _fits() == before + 2, "nothing could be kept, so each process fits: slower, no worse"
+
+
+def _fitted(rows: Sequence[Utterance]) -> tuple[Pipeline, list[str]]:
+    texts = [fold(row.text) for row in rows]
+    return fit_pipeline(texts, [row.label.value for row in rows]), texts
+
+
+@pytest.fixture(scope="module")
+def fitted_pipeline() -> Pipeline:
+    return _fitted(SOME_ROWS)[0]
+
+
+HELD_OUT_FOLDED = [fold(row.text) for row in HELD_OUT]
+
+
+def test_the_numpy_prediction_is_scikit_learns_on_every_held_out_row(
+    fitted_pipeline: Pipeline,
+) -> None:
+    predictor = NgramPredictor(dump_pipeline(fitted_pipeline), CHARS, WORDS)
+    expected = fitted_pipeline.predict_proba(HELD_OUT_FOLDED)
+    got = predictor.predict_proba(HELD_OUT_FOLDED)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    assert list(predictor.classes_) == list(fitted_pipeline.classes_)
+
+
+@pytest.mark.parametrize(
+    ("chars", "words"),
+    [
+        ({**CHARS, "sublinear_tf": False}, WORDS),  # raw counts instead of 1 + log tf
+        ({**CHARS, "ngram_range": (2, 4)}, WORDS),  # one n-gram length short
+        (CHARS, {**WORDS, "ngram_range": (1, 1)}),  # the bigrams forgotten
+        (CHARS, {**WORDS, "token_pattern": r"(?u)\b\w\w+\b"}),  # one-letter words dropped
+    ],
+)
+def test_a_prediction_that_analyses_differently_is_caught(
+    fitted_pipeline: Pipeline, chars: dict[str, object], words: dict[str, object]
+) -> None:
+    """What the comparison above is for: each of these drifts moves the probabilities."""
+    drifted = NgramPredictor(dump_pipeline(fitted_pipeline), chars, words)
+    expected = fitted_pipeline.predict_proba(HELD_OUT_FOLDED)
+    assert not np.allclose(drifted.predict_proba(HELD_OUT_FOLDED), expected, rtol=0, atol=1e-12)
+
+
+def test_a_two_label_model_predicts_as_scikit_learn() -> None:
+    rows = [r for r in SOME_ROWS if r.label.value in {"balance", "person"}]
+    pipeline, texts = _fitted(rows)
+    predictor = NgramPredictor(dump_pipeline(pipeline), CHARS, WORDS)
+    np.testing.assert_allclose(
+        predictor.predict_proba(texts), pipeline.predict_proba(texts), rtol=0, atol=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("chars", "message"),
+    [
+        ({**CHARS, "analyzer": "char"}, "analyzer not restated"),
+        ({**CHARS, "lowercase": False}, "settings not restated"),
+    ],
+)
+def test_settings_prediction_does_not_restate_are_refused(
+    fitted_pipeline: Pipeline, chars: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        NgramPredictor(dump_pipeline(fitted_pipeline), chars, WORDS)
+
+
+def test_arrays_that_cannot_be_one_model_are_refused(fitted_pipeline: Pipeline) -> None:
+    arrays = dict(dump_pipeline(fitted_pipeline))
+    with pytest.raises(ValueError, match="coefficients"):
+        NgramPredictor({**arrays, "coef": arrays["coef"][:, :-1]}, CHARS, WORDS)
+    with pytest.raises(ValueError, match="intercepts"):
+        NgramPredictor({**arrays, "intercept": arrays["intercept"][:-1]}, CHARS, WORDS)
+    with pytest.raises(ValueError, match="repeated term"):
+        terms = arrays["chars_terms"].copy()
+        terms[1] = terms[0]
+        NgramPredictor({**arrays, "chars_terms": terms}, CHARS, WORDS)
+
+
+def test_loading_an_n_gram_model_does_not_import_scikit_learn(tmp_path: Path) -> None:
+    """The point of predicting in numpy: a cold `ask` does not pay for importing it."""
+    NgramClassifier(SOME_ROWS, tmp_path)
+    child = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassifier\n"
+        "from billing_toolkit.assistant.understanding.utterances import load_utterances\n"
+        f"model = NgramClassifier(load_utterances().train[::10], Path({str(tmp_path)!r}))\n"
+        "print(model.classify('cuanto debo').label.value, 'sklearn' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, timeout=120, check=True
+    )
+    label, imported = done.stdout.split()
+    assert label == NgramClassifier(SOME_ROWS, tmp_path).classify("cuanto debo").label.value
+    assert imported == "False"

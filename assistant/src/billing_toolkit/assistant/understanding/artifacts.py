@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from billing_toolkit.assistant.understanding.vector_cache import cache_directory
 
-ARTIFACT_FORMAT = 1
+ARTIFACT_FORMAT = 2
 """Bumped when the file layout or the way an estimator is rebuilt changes."""
 
 Arrays = Mapping[str, npt.NDArray[np.generic]]

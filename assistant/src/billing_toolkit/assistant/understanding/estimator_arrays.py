@@ -1,13 +1,15 @@
-"""Fitted scikit-learn estimators as plain arrays and back, for the artifact files.
+"""Fitted scikit-learn estimators as plain arrays (and a logistic regression back), for the
+artifact files.
 
 Only what prediction reads is kept: a logistic regression's classes, coefficients and
 intercepts; a TF-IDF vectorizer's terms (in column order) and inverse document frequencies.
-The estimator is rebuilt from its settings plus those arrays, so it predicts with scikit-learn's
-own code, bit for bit as the one that was fitted (a test compares them on the held-out rows).
-Arrays that cannot be one estimator (shapes that disagree, a repeated term) raise ValueError,
-which the artifact store reads as a damaged file. Which attributes a fitted estimator needs is
-scikit-learn's business and may change between versions: the library version is in every
-artifact's key, and the comparison test catches a rebuild that no longer matches.
+The embedding model's regression is rebuilt from its settings plus those arrays, so it predicts
+with scikit-learn's own code, bit for bit as the one that was fitted; the n-gram model predicts
+from its arrays in numpy alone (`ngram_prediction.py`, held to scikit-learn by a test). Arrays
+that cannot be one estimator raise ValueError, which the artifact store reads as a damaged
+file. Which attributes a fitted estimator needs is scikit-learn's business and may change
+between versions: the library version is in every artifact's key, and the comparison tests
+catch a rebuild that no longer matches.
 """
 
 from __future__ import annotations
@@ -58,16 +60,3 @@ def tfidf_arrays(vectorizer: TfidfVectorizer, prefix: str) -> dict[str, npt.NDAr
     vocabulary: dict[str, int] = vectorizer.vocabulary_
     terms = sorted(vocabulary, key=vocabulary.__getitem__)
     return {f"{prefix}terms": np.array(terms, dtype=str), f"{prefix}idf": vectorizer.idf_}
-
-
-def tfidf_from(arrays: Arrays, settings: Settings, prefix: str) -> TfidfVectorizer:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    terms, idf = arrays[f"{prefix}terms"], arrays[f"{prefix}idf"]
-    vocabulary = {str(term): column for column, term in enumerate(terms.tolist())}
-    if terms.ndim != 1 or idf.shape != terms.shape or len(vocabulary) != len(terms):
-        raise ValueError("the TF-IDF arrays disagree (shape or a repeated term)")
-    vectorizer = TfidfVectorizer(**settings)  # pyright: ignore[reportArgumentType] (its keywords)
-    vectorizer.vocabulary_ = vocabulary
-    vectorizer.idf_ = idf
-    return vectorizer

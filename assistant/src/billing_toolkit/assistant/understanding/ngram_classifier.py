@@ -26,18 +26,12 @@ from billing_toolkit.assistant.understanding.classifier import (
     check_rows_have_labels,
     predictions_from,
 )
-from billing_toolkit.assistant.understanding.estimator_arrays import (
-    logistic_arrays,
-    logistic_from,
-    tfidf_arrays,
-    tfidf_from,
-)
+from billing_toolkit.assistant.understanding.estimator_arrays import logistic_arrays, tfidf_arrays
 from billing_toolkit.assistant.understanding.labels import IntentLabel
+from billing_toolkit.assistant.understanding.ngram_prediction import NgramPredictor
 from billing_toolkit.assistant.understanding.utterances import Utterance
 
 if TYPE_CHECKING:
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import Pipeline
 
 
@@ -67,7 +61,12 @@ class NgramClassifier:
         rows_data = (f"{label}\0{text}".encode() for label, text in zip(labels, texts, strict=True))
         key = artifact_key("ngram", SETTINGS, rows_data)
         self._model = load_or_fit(
-            "ngram", key, lambda: _pipeline().fit(texts, labels), _dump, _rebuild, directory
+            "ngram",
+            key,
+            lambda: _predictor(dump_pipeline(fit_pipeline(texts, labels))),
+            lambda predictor: predictor.arrays,
+            _predictor,
+            directory,
         )
         self._labels = [IntentLabel(value) for value in self._model.classes_]
 
@@ -81,26 +80,26 @@ class NgramClassifier:
         return predictions_from(self._labels, table)
 
 
-def _pipeline(
-    chars: TfidfVectorizer | None = None,
-    words: TfidfVectorizer | None = None,
-    logreg: LogisticRegression | None = None,
-) -> Pipeline:
-    """The model: unfitted from the settings, or assembled from fitted parts."""
+def fit_pipeline(texts: Sequence[str], labels: Sequence[str]) -> Pipeline:
+    """scikit-learn's pipeline fitted on folded texts: what the artifact's arrays come from
+    (prediction then runs on the arrays alone, `ngram_prediction.py`)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import FeatureUnion, make_pipeline
 
     features = FeatureUnion(
         [
-            ("chars", chars or TfidfVectorizer(**CHARS)),  # pyright: ignore[reportArgumentType]
-            ("words", words or TfidfVectorizer(**WORDS)),  # pyright: ignore[reportArgumentType]
+            ("chars", TfidfVectorizer(**CHARS)),  # pyright: ignore[reportArgumentType]
+            ("words", TfidfVectorizer(**WORDS)),  # pyright: ignore[reportArgumentType]
         ]
     )
-    return make_pipeline(features, logreg or LogisticRegression(**LOGREG))  # pyright: ignore[reportArgumentType]
+    model = make_pipeline(features, LogisticRegression(**LOGREG))  # pyright: ignore[reportArgumentType]
+    return model.fit(list(texts), list(labels))
 
 
-def _dump(model: Pipeline) -> Arrays:
+def dump_pipeline(model: Pipeline) -> Arrays:
+    """The arrays prediction reads: each vectorizer's terms and IDF, the regression's
+    classes, coefficients and intercepts."""
     features, logreg = model.steps[0][1], model.steps[1][1]
     parts = dict(features.transformer_list)
     return {
@@ -110,9 +109,5 @@ def _dump(model: Pipeline) -> Arrays:
     }
 
 
-def _rebuild(arrays: Arrays) -> Pipeline:
-    chars, words = tfidf_from(arrays, CHARS, "chars_"), tfidf_from(arrays, WORDS, "words_")
-    logreg = logistic_from(arrays, LOGREG)
-    if logreg.coef_.shape[1] != len(chars.vocabulary_) + len(words.vocabulary_):
-        raise ValueError("the n-gram artifact's coefficients do not match its vocabulary")
-    return _pipeline(chars, words, logreg)
+def _predictor(arrays: Arrays) -> NgramPredictor:
+    return NgramPredictor(arrays, CHARS, WORDS)
