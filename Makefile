@@ -40,9 +40,10 @@ install: $(STAMP) $(CHROMIUM)
 run: install
 	$(VENV)/bin/billing-sim serve
 
-# The grounding verifier and the amount reader it shares with the evaluation's judge are held
+# The grounding verifier (with its record binding) and the readers it shares with the evaluation's
+# judge (amounts, currencies, number words, dates, relative dates) are held
 # to 100% branch coverage: the run fails below that.
-COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.guards.record_binding --cov=billing_toolkit.assistant.text.amounts --cov=billing_toolkit.assistant.text.currencies --cov=billing_toolkit.assistant.text.number_words --cov=billing_toolkit.assistant.text.dates --cov=billing_toolkit.assistant.text.relative_dates --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 
 # The whole suite on every core (pytest-xdist; each test file runs on one worker, so a module's
 # expensive fixture — a server, a full evaluation — is built once, not once per worker), with the

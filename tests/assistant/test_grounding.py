@@ -1,10 +1,16 @@
 """The grounding verifier: what a reply may state, given the evidence of its turn.
 
-Run with branch coverage enforced (the verifier and the amount reader it reads with):
+Run with branch coverage enforced (the verifier and the readers it reads with):
     pytest --cov=billing_toolkit.assistant.guards.grounding \
-        --cov=billing_toolkit.assistant.text.amounts --cov-branch --cov-fail-under=100 \
-        tests/assistant/test_grounding.py tests/assistant/test_grounding_signs.py \
-        tests/assistant/test_amounts.py
+        --cov=billing_toolkit.assistant.guards.record_binding \
+        --cov=billing_toolkit.assistant.text.amounts \
+        --cov=billing_toolkit.assistant.text.currencies \
+        --cov=billing_toolkit.assistant.text.number_words \
+        --cov=billing_toolkit.assistant.text.dates \
+        --cov=billing_toolkit.assistant.text.relative_dates --cov-branch --cov-fail-under=100 \
+        tests/assistant/test_grounding*.py tests/assistant/test_amounts.py \
+        tests/assistant/test_dates.py tests/assistant/test_number_words.py \
+        tests/assistant/test_record_binding.py
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from billing_toolkit.assistant.guards.grounding import GroundingResult, Groundin
 from billing_toolkit.assistant.text.language import Language
 
 EVIDENCE = (
-    "Invoice INV-2026-004281: total 45.00, amount due 45.50, due 2026-12-05. "
+    "Invoice INV-2026-004281: total USD 45.00, amount due USD 45.50, due 2026-12-05. "
     "Phone +58 412-1234567. Net balance 1234567.89."
 )
 

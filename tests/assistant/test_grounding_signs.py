@@ -11,26 +11,17 @@ from typing import Any
 import pytest
 
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault, corrupt
-from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
+from billing_toolkit.assistant.guards.grounding import GroundingResult
 from billing_toolkit.assistant.narrator import NarrationRequest, TemplateNarrator
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 from tests.assistant.assistant_fakes import _bill_change, _invoice, _invoice_evidence
+from tests.assistant.grounding_helpers import verify
 
 NEGATIVE_ONLY = "Balance: amount due USD 0.00; credit USD 0.00; net balance USD -0.16."
 BOTH_SIGNS = "Balance: amount due USD 0.00; credit USD 0.16; net balance USD -0.16."
 POSITIVE_ONLY = "Balance: amount due USD 0.00; credit USD 0.16; net balance USD 0.00."
-
-
-def verify(answer: str, *evidence: str) -> GroundingResult:
-    return GroundingVerifier().verify(
-        answer=answer,
-        used_chunk_ids=[],
-        retrieved_chunk_ids=[],
-        evidence_texts=[],
-        tool_result_texts=list(evidence),
-    )
 
 
 class TestDroppedMinus:
@@ -84,23 +75,25 @@ class TestWrittenMinus:
         ],
     )
     def test_every_way_of_writing_a_minus_is_a_minus(self, answer: str) -> None:
-        assert verify(answer, NEGATIVE_ONLY).grounded
-        invented = verify(answer, POSITIVE_ONLY)
+        # The evidence is in the currency the answer names: a currency swap is its own fault.
+        currency = "VES" if "bs" in answer.lower() else "USD"
+        assert verify(answer, NEGATIVE_ONLY.replace("USD", currency)).grounded
+        invented = verify(answer, POSITIVE_ONLY.replace("USD", currency))
         assert invented.unsupported_tokens in (("-0,16",), ("-0.16",))
 
     @pytest.mark.parametrize(
-        "evidence",
+        ("evidence", "currency"),
         [
-            "net balance -USD 0.16",
-            "net balance USD-0.16",
-            "net balance USD \u20130.16",
-            "net balance: \u22120.16",
-            "net balance Bs. - 0.16",
+            ("net balance -USD 0.16", "USD "),
+            ("net balance USD-0.16", "USD "),
+            ("net balance USD \u20130.16", "USD "),
+            ("net balance: \u22120.16", ""),
+            ("net balance Bs. - 0.16", "Bs. "),
         ],
     )
-    def test_the_evidence_is_read_the_same_way(self, evidence: str) -> None:
-        assert verify("Saldo neto USD -0,16.", evidence).grounded
-        assert verify("Saldo neto USD 0,16.", evidence).unsupported_tokens == ("0,16",)
+    def test_the_evidence_is_read_the_same_way(self, evidence: str, currency: str) -> None:
+        assert verify(f"Saldo neto {currency}-0,16.", evidence).grounded
+        assert verify(f"Saldo neto {currency}0,16.", evidence).unsupported_tokens == ("0,16",)
 
 
 class TestAmbiguousDash:

@@ -27,6 +27,7 @@ from tests.assistant.assistant_fakes import (
     FakeCapabilities,
     PipelineFactory,
 )
+from tests.assistant.grounding_helpers import verify
 
 EVIDENCE = (
     "Balance: amount due USD 45.00; net balance USD -12.50; invoice INV-2026-004281; "
@@ -166,6 +167,107 @@ def test_tokens_that_cannot_be_corrupted_for_real_are_passed_over(
     assert corrupt(Narration(reply, ()), fault, request)[0].reply == corrupted
 
 
+TWO_INVOICES = (
+    "Invoice INV-2026-004281 of account 1000004821: due 2026-12-15; total USD 45.00. "
+    "Invoice INV-2026-004100 of account 1000004821: due 2026-11-20; total USD 32.48."
+)
+LISTED = (
+    "• INV-2026-004281: vence el 15 de diciembre de 2026, total USD 45,00\n"
+    "• INV-2026-004100: vence el 20 de noviembre de 2026, total USD 32,48"
+)
+
+
+def _request(evidence: str, language: Language = Language.SPANISH) -> NarrationRequest:
+    return NarrationRequest(
+        "?", language, Intent.INVOICES, None, (ToolResult("invoices", True, evidence, {}),), ()
+    )
+
+
+@pytest.mark.parametrize(
+    ("fault", "reply", "language", "corrupted"),
+    [
+        (NarrationFault.CURRENCY_SWAP, "Debes USD 45,00.", Language.SPANISH, "Debes Bs. 45,00."),
+        (NarrationFault.CURRENCY_SWAP, "Debes Bs. -45,00.", Language.SPANISH, "Debes USD -45,00."),
+        (
+            NarrationFault.WRONG_VALUE_IN_WORDS,
+            "Debes USD 45,00.",
+            Language.SPANISH,
+            "Debes cuarenta y seis dólares.",
+        ),
+        (
+            NarrationFault.WRONG_VALUE_IN_WORDS,
+            "You owe USD 32.48.",
+            Language.ENGLISH,
+            "You owe thirty-three dollars.",
+        ),
+        (
+            NarrationFault.CROSS_RECORD_FIGURE,
+            LISTED,
+            Language.SPANISH,
+            LISTED.replace("45,00", "32,48"),
+        ),
+        (
+            NarrationFault.CROSS_RECORD_DATE,
+            LISTED,
+            Language.SPANISH,
+            LISTED.replace("15 de diciembre", "20 de noviembre"),
+        ),
+        (
+            NarrationFault.WRONG_WEEKDAY,
+            "Vence el 15 de diciembre de 2026.",
+            Language.SPANISH,
+            "Vence el miércoles 15 de diciembre de 2026.",
+        ),
+        (
+            NarrationFault.WRONG_WEEKDAY,
+            "Due 2026-12-15.",
+            Language.ENGLISH,
+            "Due Wednesday 2026-12-15.",
+        ),
+    ],
+)
+def test_each_new_fault_is_written_and_caught(
+    fault: NarrationFault, reply: str, language: Language, corrupted: str
+) -> None:
+    # a bolívar figure needs bolívar evidence: the reply's own figure is then grounded
+    evidence = TWO_INVOICES.replace("USD 45.00", "VES -45.00") if "Bs." in reply else TWO_INVOICES
+    assert verify(reply, evidence).grounded
+    narration, injection = corrupt(Narration(reply, ()), fault, _request(evidence, language))
+    assert narration.reply == corrupted and injection.applied
+    assert not verify(narration.reply, evidence).grounded
+
+
+@pytest.mark.parametrize(
+    ("fault", "reply", "evidence"),
+    [
+        # the same figure is evidence in the other currency too: no fault to inject
+        (NarrationFault.CURRENCY_SWAP, "Debes USD 45,00.", "USD 45.00; VES 45.00"),
+        (NarrationFault.CURRENCY_SWAP, "Debes 45,00 €.", "EUR 45.00"),
+        # 46 is evidence, a negative figure has no spelling here, no currency word for EUR
+        (NarrationFault.WRONG_VALUE_IN_WORDS, "Debes USD 45,00.", "USD 45.00; USD 46.00"),
+        (NarrationFault.WRONG_VALUE_IN_WORDS, "Debes USD -45,00.", "USD -45.00"),
+        (NarrationFault.WRONG_VALUE_IN_WORDS, "Debes EUR 45,00.", "EUR 45.00"),
+        # both invoices total the same and fall due the same day
+        (
+            NarrationFault.CROSS_RECORD_FIGURE,
+            LISTED.replace("32,48", "45,00"),
+            TWO_INVOICES.replace("32.48", "45.00"),
+        ),
+        (
+            NarrationFault.CROSS_RECORD_DATE,
+            LISTED.replace("20 de noviembre", "15 de diciembre"),
+            TWO_INVOICES.replace("2026-11-20", "2026-12-15"),
+        ),
+        # a weekday already written, or a date with no value
+        (NarrationFault.WRONG_WEEKDAY, "Vence el martes 15 de diciembre.", "2026-12-15"),
+    ],
+)
+def test_a_new_fault_that_would_not_change_the_meaning_is_not_injected(
+    fault: NarrationFault, reply: str, evidence: str
+) -> None:
+    assert not corrupt(Narration(reply, ()), fault, _request(evidence))[1].applied
+
+
 def test_a_reply_with_nothing_to_corrupt_is_returned_unchanged() -> None:
     plain = Narration("Con gusto te ayudo.", ())
     for fault in set(NarrationFault) - {NarrationFault.INVENTED_CITATION}:
@@ -185,6 +287,14 @@ SCENARIOS = [
     (NarrationFault.CHANGED_DATE, MARIA_PHONE, "¿recibieron mi pago?"),
     (NarrationFault.DROPPED_MINUS, JOSE_PHONE, "¿cuánto debo?"),
     (NarrationFault.MAGNITUDE, MARIA_PHONE, "¿por qué mi factura es más alta?"),
+    (NarrationFault.CURRENCY_SWAP, MARIA_PHONE, "¿Cuál es mi saldo?"),
+    (NarrationFault.CURRENCY_SWAP, MARIA_PHONE, "factura INV-2026-004281"),
+    (NarrationFault.WRONG_VALUE_IN_WORDS, MARIA_PHONE, "¿Cuál es mi saldo?"),
+    (NarrationFault.WRONG_VALUE_IN_WORDS, MARIA_PHONE, "What is my balance?"),
+    (NarrationFault.CROSS_RECORD_FIGURE, MARIA_PHONE, "mis facturas"),
+    (NarrationFault.CROSS_RECORD_DATE, MARIA_PHONE, "mis facturas"),
+    (NarrationFault.WRONG_WEEKDAY, MARIA_PHONE, "What is my balance?"),
+    (NarrationFault.WRONG_WEEKDAY, MARIA_PHONE, "¿recibieron mi pago?"),
 ]
 
 

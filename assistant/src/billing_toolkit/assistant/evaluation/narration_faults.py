@@ -2,8 +2,11 @@
 
 Models narrate correct numbers wrongly in a few recurring ways; each is a `NarrationFault`:
 reading `45.00` as `4.500` (magnitude), swapping two digits, citing a chunk that was never
-retrieved, naming the neighbouring invoice number, moving a date by a day, and dropping the
-minus sign of a credit. The evaluation wraps the real narrator in `FaultyNarrator` and counts
+retrieved, naming the neighbouring invoice number, moving a date by a day, dropping the
+minus sign of a credit, telling the right figure in the wrong currency (`USD 45,00` as
+`Bs. 45,00`), spelling a wrong amount out in words ("cuarenta y seis dólares"), saying one
+record's figure or date of another (invoice A's total next to invoice B), and putting a
+weekday in front of a date that is not that date's. The evaluation wraps the real narrator in `FaultyNarrator` and counts
 how many corrupted replies the grounding verifier stops (the target is all of them).
 
 A corruption is only injected when it really changes the meaning: the corrupted token must
@@ -18,11 +21,16 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from decimal import Decimal
 from enum import StrEnum
 
+from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
 from billing_toolkit.assistant.text.amounts import find_amounts
-from billing_toolkit.assistant.text.dates import find_dates, write_like
+from billing_toolkit.assistant.text.currencies import currency_before, unit_of
+from billing_toolkit.assistant.text.dates import DateStyle, find_dates, write_like
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.number_words import spell_number
 
 
 class NarrationFault(StrEnum):
@@ -32,6 +40,11 @@ class NarrationFault(StrEnum):
     NEIGHBOURING_INVOICE = "neighbouring_invoice"
     CHANGED_DATE = "changed_date"
     DROPPED_MINUS = "dropped_minus"
+    CURRENCY_SWAP = "currency_swap"
+    WRONG_VALUE_IN_WORDS = "wrong_value_in_words"
+    CROSS_RECORD_FIGURE = "cross_record_figure"
+    CROSS_RECORD_DATE = "cross_record_date"
+    WRONG_WEEKDAY = "wrong_weekday"
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +176,125 @@ def _changed_date(reply: str, evidence: Sequence[str]) -> Change | None:
     return None
 
 
+_SWAPPED_CURRENCY = {"USD": ("VES", "Bs."), "VES": ("USD", "USD")}
+"""Each currency the billing system uses, and the other one with how a reply writes it."""
+_CURRENCY_WORD = {
+    (Language.SPANISH, "USD"): "dólares",
+    (Language.SPANISH, "VES"): "bolívares",
+    (Language.ENGLISH, "USD"): "dollars",
+    (Language.ENGLISH, "VES"): "bolívars",
+}
+_WEEKDAY_NAMES = {
+    Language.SPANISH: ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    Language.ENGLISH: (
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ),
+}
+_STYLE_LANGUAGE = {DateStyle.SPANISH: Language.SPANISH, DateStyle.ENGLISH: Language.ENGLISH}
+"""A long-form date is in its own language; an ISO or numeric one in the reply's."""
+_MAX_SPELLED = 10**6
+
+
+def _amounts_in(evidence: Sequence[str]) -> set[tuple[Decimal, str | None]]:
+    """Every amount of the evidence with the unit written beside it."""
+    return {
+        (a.value, unit_of(text, a.start, a.end)) for text in evidence for a in find_amounts(text)
+    }
+
+
+def _currency_swap(reply: str, evidence: Sequence[str]) -> Change | None:
+    """`USD 45,00` → `Bs. 45,00` (and VES → USD) for the first amount with its currency
+    written before it, unless the evidence holds the same figure in the other currency."""
+    known = _amounts_in(evidence)
+    for amount in find_amounts(reply):
+        written = currency_before(reply, amount.dash if amount.dash is not None else amount.start)
+        if written is None or written[2] not in _SWAPPED_CURRENCY:
+            continue
+        other, symbol = _SWAPPED_CURRENCY[written[2]]
+        if (amount.value, other) not in known:
+            return _replace(reply, written[0], written[1], symbol)
+    return None
+
+
+def _wrong_value_in_words(reply: str, language: Language, evidence: Sequence[str]) -> Change | None:
+    """`USD 45,00` → "cuarenta y seis dólares": the first positive amount with its currency,
+    one unit more and spelled out, unless the evidence holds that value too."""
+    known = _amounts_in(evidence)
+    for amount in find_amounts(reply):
+        written = currency_before(reply, amount.start)
+        wrong = int(amount.value) + 1
+        if written is None or amount.dash is not None or wrong >= _MAX_SPELLED:
+            continue
+        word = _CURRENCY_WORD.get((language, written[2]))
+        if word is None or (Decimal(wrong), written[2]) in known:
+            continue
+        spelled = spell_number(wrong, english=language is Language.ENGLISH)
+        return _replace(reply, written[0], amount.end, f"{spelled} {word}")
+    return None
+
+
+def _bound(binder: Binder, at: int) -> Key | None:
+    keys = binder.keys_at(at)
+    return keys[0] if len(keys) == 1 else None
+
+
+def _cross_record(
+    reply: str,
+    evidence: Sequence[str],
+    spans: Sequence[tuple[int, int]],
+    stated: Callable[[str, str], bool],
+) -> Change | None:
+    """Put the first figure said of one record where a figure of another record stands:
+    `spans` are the figures of the reply; `stated(figure, record_text)` tells whether a
+    record already states that figure (then the swap would not be a fault)."""
+    binder = Binder.of(reply)
+    records = {key: " ".join(texts) for key, texts in evidence_records(evidence).items()}
+    bound = [(span, _bound(binder, span[0])) for span in spans]
+    for (start, end), key in bound:
+        for (other_start, other_end), other in bound:
+            figure = reply[other_start:other_end]
+            if key is None or other in (None, key) or key not in records:
+                continue
+            if not stated(figure, records[key]):
+                return _replace(reply, start, end, figure)
+    return None
+
+
+def _cross_record_figure(reply: str, evidence: Sequence[str]) -> Change | None:
+    def stated(figure: str, record: str) -> bool:
+        values = {a.value for a in find_amounts(figure)}
+        return bool(values & {a.value for a in find_amounts(record)})
+
+    return _cross_record(reply, evidence, _amounts(reply), stated)
+
+
+def _cross_record_date(reply: str, evidence: Sequence[str]) -> Change | None:
+    def stated(figure: str, record: str) -> bool:
+        values = {d.value for d in find_dates(figure)}
+        return bool(values & {d.value for d in find_dates(record)})
+
+    dated = [(d.start, d.end) for d in find_dates(reply) if d.value is not None]
+    return _cross_record(reply, evidence, dated, stated)
+
+
+def _wrong_weekday(reply: str, language: Language) -> Change | None:
+    """`el 15 de diciembre de 2026` → `el miércoles 15 de diciembre de 2026` when the 15th
+    is a Tuesday: the day after the right weekday, in the date's own language."""
+    for mention in find_dates(reply):
+        if mention.value is None or mention.weekday is not None:
+            continue
+        names = _WEEKDAY_NAMES[_STYLE_LANGUAGE.get(mention.style, language)]
+        wrong = names[(mention.value.weekday() + 1) % len(names)]
+        return _replace(reply, mention.start, mention.end, f"{wrong} {mention.literal}")
+    return None
+
+
 _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Sequence[str]], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
@@ -171,6 +303,13 @@ _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Sequence[str]], Change | None]
     NarrationFault.NEIGHBOURING_INVOICE: _neighbouring_invoice,
     NarrationFault.CHANGED_DATE: _changed_date,
     NarrationFault.DROPPED_MINUS: _dropped_minus,
+    NarrationFault.CURRENCY_SWAP: _currency_swap,
+    NarrationFault.CROSS_RECORD_FIGURE: _cross_record_figure,
+    NarrationFault.CROSS_RECORD_DATE: _cross_record_date,
+}
+_LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Sequence[str]], Change | None]] = {
+    NarrationFault.WRONG_VALUE_IN_WORDS: _wrong_value_in_words,
+    NarrationFault.WRONG_WEEKDAY: lambda reply, language, _: _wrong_weekday(reply, language),
 }
 
 
@@ -183,7 +322,12 @@ def corrupt(
             Narration(narration.reply, (*narration.used_chunk_ids, _INVENTED_CHUNK_ID)),
             Injection(fault, None, _INVENTED_CHUNK_ID),
         )
-    changed = _TEXT_FAULTS[fault](narration.reply, _evidence(request))
+    evidence = _evidence(request)
+    changed = (
+        _LANGUAGE_FAULTS[fault](narration.reply, request.language, evidence)
+        if fault in _LANGUAGE_FAULTS
+        else _TEXT_FAULTS[fault](narration.reply, evidence)
+    )
     if changed is None:
         return narration, Injection(fault, None, None)
     reply, original, corrupted = changed

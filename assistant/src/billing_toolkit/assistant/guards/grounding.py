@@ -4,8 +4,33 @@ The prompt *asks* a model not to invent; this module *checks*, in code, after na
 holds whatever narrator or model is plugged in. Two checks:
 
 1. every chunk id the narrator says it used was actually retrieved this turn;
-2. every numeric token of the answer — amount, account, phone, ID, date, percentage — is
-   supported by the retrieved evidence or the tool results, by the first rule that applies:
+2. every figure of the answer — amount, account, phone, ID, date, percentage, a number in
+   words — is supported by the retrieved evidence or the tool results, *as what it is said
+   to be*: its value, its unit and the record it is said of.
+
+What a figure is said to be:
+   - its unit (`text/currencies.py`): the currency written beside it, by code, symbol or
+     word (`USD`, `$`, `Bs.`, `Bs.D`, `VES`, "dólares", "bolívares", `€`…), or `%`. A figure
+     with a unit is supported only by an evidence figure of the same value *and* the same
+     unit: "Bs. 45,00" is not a USD 45.00 balance, "USD 16" is not a 16 % tax, and an
+     evidence figure written with no unit backs no figure that has one. A figure with no
+     unit is judged by the rules below, as it always was;
+   - its record (`record_binding.py`): a figure in a clause or sentence that names an
+     invoice, account, payment or plan is supported only by that identifier's record (the
+     nearest identifier before it in its clause, else its sentence's first), and when it is
+     said of several joined identifiers, by every one of theirs. A figure that names no
+     subject is backed by any record;
+   - its spelling (`text/number_words.py`): a number in words with a unit beside it
+     ("sesenta y dos dólares", "forty-five dollars and fifty cents") is read by value and
+     judged like the same figure in digits; one we cannot read is rejected. Number words
+     with no unit ("tienes dos facturas") are not figures and are not checked;
+   - dates (`text/dates.py`), however written: ISO, numeric, long forms, abbreviated months
+     (`15 de dic. de 2026`, `Sept. 15`), ordinals (`1.º`, `15th`), `15-dic-2026`, days and
+     years in words, "el día 15" of the month its sentence names, and a weekday before it,
+     which must be that date's. A relative date ("mañana", "in 3 days") is supported only
+     when the evidence says it in the same words.
+
+Rules for a figure with no unit, the first that applies:
    - a date is supported by its literal, or by its value (an evidence date with the same day;
      a date written without a year matches on month and day); an ambiguous `05/11/2026` has
      no value, so only its literal can support it;
@@ -32,8 +57,8 @@ support, never easier.
 Renderings a model writes are accepted by value, each narrowly:
    - a numeric date in the reply's own locale (`05/12/2026` is 5 December in a Spanish
      reply, 12 May in an English one), and long forms ("5 de diciembre de 2026");
-   - a whole amount next to a currency ("USD 45", "45 USD") when the evidence holds that
-     amount with zero decimals (45.00) — never "USD 45" for 45.50;
+   - a whole amount next to its currency ("USD 45", "45 USD") when the evidence holds that
+     amount in that currency with zero decimals (45.00) — never "USD 45" for 45.50;
    - space-grouped thousands ("1 234 567,89": `text/amounts.py` reads it as one figure);
    - a phone or other identifier of 7+ digits written with spaces or parentheses
      (`+58 412 123 4567`) by digit equality with an evidence identifier, however the
@@ -43,35 +68,43 @@ Illustration is not evidence: a reply about the subscriber's account (`about_acc
 not lean on `example_texts` (worked examples, format samples). A figure only an example
 backs is rejected and listed in `illustrative_tokens` as well, so the agent sees why.
 
+What it does not check: that a figure is the one the subscriber asked about (a correct
+"amount due" given for "overdue" within the same record passes), counts in words with no
+unit, the meaning of the words around a figure ("subió" for a fall), and, in a sentence the
+evidence states as one record about several identifiers (a bill comparison), which of them
+a figure belongs to.
+
 Bias: when in doubt, reject. A rejected reply costs a human agent a minute; a wrong figure
-about a bill costs the subscriber's trust. Numbers written in words are not checked.
+about a bill costs the subscriber's trust.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from functools import cached_property
 
+from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.text.amounts import (
     AMBIGUOUS,
     amount_value,
     canonical_signs,
     signed_numbers,
 )
+from billing_toolkit.assistant.text.currencies import unit_of
 from billing_toolkit.assistant.text.dates import DateMention, find_dates
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.number_words import find_spelled_amounts
+from billing_toolkit.assistant.text.relative_dates import find_relative_dates
 
 _MIN_IDENTIFIER_DIGITS = 7
-_CURRENCY = r"(?:US\$|USD|VES|Bs\.?|\$)"
-_WHOLE_AMOUNT = re.compile(
-    rf"(?<![\w-]){_CURRENCY}[ \t]?(\d+)(?![\d.,]*\d)|(?<![\d.,-])(\d+)[ \t]?(?:USD|VES|Bs\b)"
-)
-"""A whole amount beside its currency: `USD 45`, `$45`, `45 USD` (no sign, no decimals)."""
 _SPACED_IDENTIFIER = re.compile(r"(?<![\w.,+-])\+?\d[\d ()-]*[ ()][\d ()-]*\d(?![\d]|[.,]\d)")
 """A run of digits with spaces or parentheses inside: a phone or ID a model spaced out."""
+_WHOLE = re.compile(r"-?\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +138,20 @@ def _identifier(token: str) -> str:
     return ("-" if token.startswith("-") else "") + re.sub(r"\D", "", token)
 
 
+def _figure_value(token: str) -> Decimal | None:
+    """The value of a signed figure said with a unit: an amount (`45,00`) or whole digits
+    (`45` beside `USD`, `16` before `%`); None for anything else (`4.500`, `05/11`)."""
+    value = amount_value(token)
+    if value is None and _WHOLE.fullmatch(token):
+        return Decimal(token)
+    return value
+
+
+def _digits_end(start: int, token: str) -> int:
+    """Where a figure's digits end, given where they start and its signed token."""
+    return start + len(token.removeprefix(AMBIGUOUS).removeprefix("-"))
+
+
 def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
     """`text` with the spans (dates, figures already judged) replaced by spaces, so their
     digits are not checked twice."""
@@ -125,7 +172,8 @@ class _Evidence:
         joined = canonical_signs("\n" + "\n".join(texts) + "\n")
         mentions = find_dates(joined)
         undated = _blank(joined, _date_spans(mentions))
-        tokens = [token for _, token in signed_numbers(undated) if not token.startswith(AMBIGUOUS)]
+        numbers = [(at, t) for at, t in signed_numbers(undated) if not t.startswith(AMBIGUOUS)]
+        tokens = [token for _, token in numbers]
         self._text = undated
         """Numbers are looked up with the evidence's dates blanked: `06` is not backed by the
         day of `2022-08-06` (a date backs dates, by value)."""
@@ -140,14 +188,38 @@ class _Evidence:
         self._identifiers = {_identifier(t) for t in tokens if amount_value(t) is None} | {
             _identifier(m[0]) for m in _SPACED_IDENTIFIER.finditer(joined)
         }
+        self._by_unit: dict[str, set[Decimal]] = {}
+        for at, token in numbers:
+            unit, value = unit_of(undated, at, _digits_end(at, token)), _figure_value(token)
+            if unit is not None and value is not None:
+                self._by_unit.setdefault(unit, set()).add(value)
 
-    def supports_whole_amount(self, digits: str) -> bool:
-        """`USD 45` by value: only an evidence amount equal to 45 (so 45.00, not 45.50)."""
-        return Decimal(digits) in self._amounts
+    def supports_value(self, value: Decimal, unit: str) -> bool:
+        """An evidence figure with this value in this unit (`USD 45` = `USD 45.00`)."""
+        return value in self._by_unit.get(unit, ())
+
+    def supports_figure(self, token: str, unit: str) -> bool:
+        """A figure said with a unit, by value only: its literal may be the same digits in
+        another currency. An ambiguous dash must hold with both signs."""
+        if token.startswith(AMBIGUOUS):
+            unsigned = token[len(AMBIGUOUS) :]
+            return self.supports_figure("-" + unsigned, unit) and self.supports_figure(
+                unsigned, unit
+            )
+        value = _figure_value(token)
+        return value is not None and self.supports_value(value, unit)
 
     def supports_spaced_identifier(self, run: str) -> bool:
         digits = _identifier(run)
         return len(digits) >= _MIN_IDENTIFIER_DIGITS and digits in self._identifiers
+
+    @cached_property
+    def _folded(self) -> str:
+        return fold(self._dated_text)
+
+    def states(self, wording: str) -> bool:
+        """The evidence says these words (a relative date), accents and case aside."""
+        return re.search(rf"\b{re.escape(fold(wording))}\b", self._folded) is not None
 
     def literal(self, token: str, *, signed: bool = True, dated: bool = False) -> bool:
         """Tried only where the token's characters occur (a plain `find`), so a long
@@ -163,11 +235,25 @@ class _Evidence:
         return False
 
     def supports_date(self, mention: DateMention) -> bool:
+        if mention.weekday is not None:
+            return self._supports_weekday(mention, mention.weekday)
         if mention.value is not None and mention.value in self._dates:
             return True
         if mention.month_day is not None and mention.month_day in self._month_days:
             return True
         return self.literal(mention.literal, signed=False, dated=True)
+
+    def _supports_weekday(self, mention: DateMention, weekday: int) -> bool:
+        """A date with its weekday: an evidence date of that day, falling on that weekday
+        (for a date without a year, any evidence year in which it does)."""
+        return any(
+            d.weekday() == weekday
+            and (
+                d == mention.value
+                or (mention.value is None and (d.month, d.day) == mention.month_day)
+            )
+            for d in self._dates
+        )
 
     def supports_number(self, token: str) -> bool:
         if self.literal(token):
@@ -182,6 +268,37 @@ class _Evidence:
         if len(identifier.lstrip("-")) >= _MIN_IDENTIFIER_DIGITS:
             return identifier in self._identifiers
         return False
+
+
+@dataclass(slots=True)
+class _Scope:
+    """The evidence a figure may lean on, by where it stands in the answer: its records'
+    when it is said of an identifier (see `record_binding.py`), all of it otherwise. A
+    record's index is built the first time a figure is said of it."""
+
+    texts: Sequence[str]
+    answer: str
+    everything: _Evidence = field(init=False)
+    _binder: Binder = field(init=False)
+    _records: dict[Key, list[str]] | None = field(init=False, default=None)
+    _indexed: dict[Key, _Evidence] = field(init=False, default_factory=dict[Key, _Evidence])
+
+    def __post_init__(self) -> None:
+        self.everything = _Evidence(self.texts)
+        self._binder = Binder.of(self.answer)
+
+    def _record(self, key: Key) -> _Evidence:
+        if key not in self._indexed:
+            if self._records is None:
+                self._records = evidence_records(self.texts)
+            self._indexed[key] = _Evidence(self._records.get(key, []))
+        return self._indexed[key]
+
+    def supports(self, at: int, check: Callable[[_Evidence], bool]) -> bool:
+        keys = self._binder.keys_at(at) if self._binder.identifiers else ()
+        if not keys:
+            return check(self.everything)
+        return all(check(self._record(key)) for key in keys)
 
 
 class GroundingVerifier:
@@ -206,15 +323,14 @@ class GroundingVerifier:
         retrieved = set(retrieved_chunk_ids)
         citations = tuple(dict.fromkeys(c for c in used_chunk_ids if c not in retrieved))
         texts = [*evidence_texts, *(tool_result_texts or ())]
-        evidence = _Evidence(texts if about_account else [*texts, *example_texts])
-        failed = _unsupported(canonical_signs(answer), evidence, language)
+        canonical = canonical_signs(answer)
+        scope = _Scope(texts if about_account else [*texts, *example_texts], canonical)
+        failed = _unsupported(canonical, scope, language)
         tokens = tuple(dict.fromkeys(token for _, token in sorted(failed)))
         illustrative: tuple[str, ...] = ()
         if about_account and tokens and example_texts:
-            everything = _Evidence([*texts, *example_texts])
-            backed = {
-                token for _, token in _unsupported(canonical_signs(answer), everything, language)
-            }
+            everything = _Scope([*texts, *example_texts], canonical)
+            backed = {token for _, token in _unsupported(canonical, everything, language)}
             illustrative = tuple(t for t in tokens if t not in backed)
         return GroundingResult(
             grounded=not citations and not tokens,
@@ -224,28 +340,41 @@ class GroundingVerifier:
         )
 
 
-def _unsupported(
-    answer: str, evidence: _Evidence, language: Language | None
-) -> list[tuple[int, str]]:
+def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[tuple[int, str]]:
     """(offset, token) of every date and figure of the canonical `answer` the evidence does
-    not back: dates first, then whole amounts and spaced identifiers by value (a supported
-    one is blanked; an unsupported one falls through to the token rules, which are
-    stricter), then every remaining number."""
+    not back: dates and relative dates first, then numbers in words with a unit, then spaced
+    identifiers by value (a supported one is blanked; an unsupported one falls through to
+    the token rules, which are stricter), then every remaining number, with its unit."""
     day_first = None if language is None else language is not Language.ENGLISH
     mentions = find_dates(answer, day_first)
-    failed = [(m.start, m.literal) for m in mentions if not evidence.supports_date(m)]
-    judged = _date_spans(mentions)
-    rest = _blank(answer, judged)
-    for match in _WHOLE_AMOUNT.finditer(rest):
-        group = 1 if match[1] is not None else 2
-        if evidence.supports_whole_amount(match[group]):
-            judged.append(match.span(group))
-    for match in _SPACED_IDENTIFIER.finditer(rest):
-        if evidence.supports_spaced_identifier(match[0]):
-            judged.append(match.span())
-    failed += [
-        (start, token)
-        for start, token in signed_numbers(_blank(answer, judged))
-        if not evidence.supports_number(token)
+    failed = [
+        (m.start, m.literal)
+        for m in mentions
+        if not scope.supports(m.start, lambda e, m=m: e.supports_date(m))
     ]
+    judged = _date_spans(mentions)
+    for start, end, wording in find_relative_dates(_blank(answer, judged)):
+        judged.append((start, end))
+        if not scope.supports(start, lambda e, w=wording: e.states(w)):
+            failed.append((start, wording))
+    for spelled in find_spelled_amounts(_blank(answer, judged)):
+        judged.append((spelled.start, spelled.end))
+        value, unit = spelled.value, spelled.unit
+        if value is None or not scope.supports(
+            spelled.start, lambda e, v=value, u=unit: e.supports_value(v, u)
+        ):
+            failed.append((spelled.start, spelled.literal))
+    rest = _blank(answer, judged)
+    for match in _SPACED_IDENTIFIER.finditer(rest):
+        if scope.supports(match.start(), lambda e, r=match[0]: e.supports_spaced_identifier(r)):
+            judged.append(match.span())
+    rest = _blank(answer, judged)
+    for start, token in signed_numbers(rest):
+        unit = unit_of(rest, start, _digits_end(start, token))
+        if unit is None:
+            supported = scope.supports(start, lambda e, t=token: e.supports_number(t))
+        else:
+            supported = scope.supports(start, lambda e, t=token, u=unit: e.supports_figure(t, u))
+        if not supported:
+            failed.append((start, token))
     return failed

@@ -3,8 +3,9 @@
 The model gets the evidence and the question and must answer with JSON matching a schema
 (`response_format: json_schema`, strict): the reply text and the ids of the chunks it used.
 Structured output is what makes the citation check possible; the grounding verifier then checks
-the figures. The prompt *asks* the model to copy figures exactly and never compute; the
-pipeline does not rely on it asking nicely.
+the figures — each by value, currency, and the record it is said of (`guards/grounding.py`).
+The prompt *asks* the model to copy figures exactly, keep their currency, say them of their
+own invoice and never compute; the pipeline does not rely on it asking nicely.
 
 Configuration comes from the environment (never from code or files in the repository):
 `ASSISTANT_LLM_BASE_URL` (e.g. `http://127.0.0.1:11434/v1` for Ollama),
@@ -51,7 +52,10 @@ Answer ONLY from the EVIDENCE below: billing-system results and knowledge-base c
 Rules:
 - Copy every number, amount, date and identifier exactly as the evidence writes it. Never add,
   subtract, round, convert or estimate; if a figure is not in the evidence, do not state it.
-- Amounts may be written in es-VE form (USD 45,00; Bs. 1.234,56) but keep every digit.
+- Amounts may be written in es-VE form (USD 45,00; Bs. 1.234,56) but keep every digit and
+  the currency the evidence gives (never dollars for bolívares or the reverse).
+- Say each figure and date next to the invoice, payment or plan it belongs to.
+- Write dates as dates (10 de diciembre de 2026), never "mañana" or "in 3 days".
 - Never promise refunds, waivers, service restoration or anything else a person must decide.
 - If the evidence does not answer the question, say you will pass the conversation to an agent.
 - Reply in {language}, in short plain text (no Markdown), at most a few sentences.

@@ -12,14 +12,25 @@ Forms understood:
   or month-first, and given a value only when exactly one of the two readings is a real date,
   or when the caller names the reader's locale (`day_first`: the reply's language decides
   how its own numeric dates read);
-- Spanish `10 de diciembre de 2026`, `10 de diciembre` (no year);
-- English `December 10, 2026`, `Dec 10`, `10 December 2026`, `10th of December`.
+- Spanish `10 de diciembre de 2026`, `10 de diciembre` (no year), abbreviated months
+  (`15 de dic. de 2026`, `set.`), ordinal days (`1.º`, `1º`, `1ro`, `primero`) and days
+  and years in words (`quince de diciembre de dos mil veintiséis`);
+- English `December 10, 2026`, `Dec 10`, `10 December 2026`, `10th of December`,
+  `December fifteenth`, `the twenty-first of December`;
+- compact `15-dic-2026`, `15/Dec/2026`, `15.dic.2026`;
+- "el día 15" in a sentence that names one month (and no other): the 15th of that month,
+  with no year. In a sentence naming no month, or two, it is not a date.
+
+A weekday written before a date (`lunes 14 de diciembre`, `Monday, December 14`) is kept on
+the mention (`weekday`): a weekday that is not that date's makes the date wrong.
+Relative dates ("mañana", "in 3 days") are found by `find_relative_dates`: they have no
+value here, only their wording.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 
@@ -28,12 +39,23 @@ from billing_toolkit.assistant.text.months import (
     ENGLISH_ABBREVIATIONS,
     ENGLISH_FULL,
     ENGLISH_NAMES,
+    SPANISH_ABBREVIATIONS,
     SPANISH_FULL,
     SPANISH_NAMES,
 )
+from billing_toolkit.assistant.text.number_words import ORDINAL, RUN, YEAR, read_spelled_value
 
-_MONTHS_ES = dict(SPANISH_FULL)
+_MONTHS_ES = dict(SPANISH_FULL) | dict(SPANISH_ABBREVIATIONS)
 _MONTHS_EN = dict(ENGLISH_FULL) | dict(ENGLISH_ABBREVIATIONS)
+_MONTHS_ANY = _MONTHS_ES | _MONTHS_EN
+_FULL_MONTHS = dict(SPANISH_FULL) | dict(ENGLISH_FULL)
+_WEEKDAYS = {
+    "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "jueves": 3, "viernes": 4,
+    "sabado": 5, "sábado": 5, "domingo": 6,
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5,
+    "sat": 5, "sunday": 6, "sun": 6,
+}  # fmt: skip
 _ES_NAMES = SPANISH_NAMES
 _EN_NAMES = ENGLISH_NAMES
 
@@ -61,6 +83,8 @@ class DateMention:
     style: DateStyle
     value: date | None
     month_day: tuple[int, int] | None = None
+    weekday: int | None = None
+    """The weekday written before the date (Monday is 0), if any."""
 
 
 def _alternation(names: dict[str, int]) -> str:
@@ -69,18 +93,41 @@ def _alternation(names: dict[str, int]) -> str:
 
 _ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _NUMERIC = re.compile(r"(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4})(?!\d)")
-_YEAR = r"(?:,?\s+(?:(?:de|del)\s+)?(\d{4}))?(?!\d)"
+_YEAR = rf"(?:,?\s+(?:(?:de|del)\s+)?(\d{{4}}(?!\d)|{YEAR}))?"
+_DAY_ES = rf"(\d{{1,2}}(?:\.?[º°]|ro|er)?(?!\d)|primero|{RUN})"
+_DAY_EN = rf"(\d{{1,2}}(?:st|nd|rd|th)?(?!\d)|{ORDINAL})"
 _SPANISH = re.compile(
-    rf"(?<!\d)(\d{{1,2}})\s+de\s+({_alternation(_MONTHS_ES)})\b{_YEAR}", re.IGNORECASE
+    rf"(?<!\d)(?<![\w-]){_DAY_ES}\s+de\s+"
+    rf"((?:{_alternation(dict(SPANISH_FULL))})\b|(?:{_alternation(dict(SPANISH_ABBREVIATIONS))})\b\.?)"
+    rf"{_YEAR}",
+    re.IGNORECASE,
 )
 _ENGLISH_MONTH_FIRST = re.compile(
-    rf"\b({_alternation(_MONTHS_EN)})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?(?!\d)\b{_YEAR}",
-    re.IGNORECASE,
+    rf"\b({_alternation(_MONTHS_EN)})\.?\s+(?:the\s+)?{_DAY_EN}\b{_YEAR}", re.IGNORECASE
 )
 _ENGLISH_DAY_FIRST = re.compile(
-    rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_alternation(_MONTHS_EN)})\b\.?{_YEAR}",
+    rf"(?<!\d)(\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?|{ORDINAL}\s+of)\s+"
+    rf"({_alternation(_MONTHS_EN)})\b\.?{_YEAR}",
     re.IGNORECASE,
 )
+_COMPACT = re.compile(
+    rf"(?<![\d/.-])(\d{{1,2}})([-/. ])({_alternation(_MONTHS_ANY)})\.?\2(\d{{4}})(?!\d)",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(
+    rf"\b({_alternation(_WEEKDAYS)})\.?,?[ \t]+(?:(?:el|the)[ \t]+)?\Z", re.IGNORECASE
+)
+_WEEKDAY_REACH = 16
+_DAY_OF_MONTH = re.compile(
+    rf"\b(?:el[ \t]+d[ií]a[ \t]+(\d{{1,2}}|primero|{RUN})"
+    rf"|on[ \t]+the[ \t]+(\d{{1,2}}(?:st|nd|rd|th)|{ORDINAL}))\b",
+    re.IGNORECASE,
+)
+_ANY_MONTH = re.compile(rf"\b(?:{_alternation(_MONTHS_ANY)})\b", re.IGNORECASE)
+"""A quick look for any month word: a text with none has no named date to read, and the
+named-date patterns (with days in words) are the costly ones."""
+_FULL_MONTH = re.compile(rf"\b({_alternation(_FULL_MONTHS)})\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:
@@ -90,11 +137,22 @@ def _safe_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _named(
-    start: int, end: int, literal: str, style: DateStyle, year: str | None, month: int, day: int
-) -> DateMention:
+def _number(written: str) -> int | None:
+    """A day or year as written: digits (`15`, `15th`, `1.º`) or words (`quince`)."""
+    digits = re.match(r"\d+", written)
+    return int(digits[0]) if digits else read_spelled_value(re.sub(r"\s+of\Z", "", written))
+
+
+def _named(m: re.Match[str], style: DateStyle, month: int, day_written: str) -> DateMention:
+    """A date with a month name; group 3 is its year, if written. A day or year in words we
+    cannot read leaves it with no value at all, so only its literal can back it."""
+    day = _number(day_written)
+    year = None if m[3] is None else _number(m[3])
+    literal, start, end = m[0], m.start(), m.end()
+    if day is None or (m[3] is not None and year is None):
+        return DateMention(start, end, literal, style, None)
     if year is not None:
-        return DateMention(start, end, literal, style, _safe_date(int(year), month, day))
+        return DateMention(start, end, literal, style, _safe_date(year, month, day))
     real_day = _safe_date(2024, month, day) is not None  # a leap year: 29 Feb is a real day
     return DateMention(start, end, literal, style, None, (month, day) if real_day else None)
 
@@ -112,25 +170,76 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         readings = {d for d in (local, other) if d is not None}
         value = readings.pop() if len(readings) == 1 else local if day_first is not None else None
         found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value))
-    spanish = (
-        (m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower()], int(m[1])) for m in _SPANISH.finditer(text)
+    if _ANY_MONTH.search(text) is None:
+        return found
+    for m in _COMPACT.finditer(text):
+        month = _MONTHS_ANY[m[3].lower()]
+        style = DateStyle.SPANISH if m[3].lower() in _MONTHS_ES else DateStyle.ENGLISH
+        value = _safe_date(int(m[4]), month, int(m[1]))
+        found.append(DateMention(m.start(), m.end(), m[0], style, value))
+    for m in _SPANISH.finditer(text):
+        found.append(_named(m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower().rstrip(".")], m[1]))
+    for m in _ENGLISH_MONTH_FIRST.finditer(text):
+        found.append(_named(m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], m[2]))
+    for m in _ENGLISH_DAY_FIRST.finditer(text):
+        found.append(_named(m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], m[1]))
+    return found
+
+
+def _with_weekday(text: str, mention: DateMention) -> DateMention:
+    """The mention widened to a weekday written just before it, which it then carries."""
+    match = _WEEKDAY.search(text, max(0, mention.start - _WEEKDAY_REACH), mention.start)
+    if match is None:
+        return mention
+    return replace(
+        mention,
+        start=match.start(),
+        literal=text[match.start() : mention.end],
+        weekday=_WEEKDAYS[match[1].lower()],
     )
-    month_first = (
-        (m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], int(m[2]))
-        for m in _ENGLISH_MONTH_FIRST.finditer(text)
-    )
-    english_day_first = (
-        (m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], int(m[1]))
-        for m in _ENGLISH_DAY_FIRST.finditer(text)
-    )
-    for generator in (spanish, month_first, english_day_first):
-        for m, style, month, day in generator:
-            found.append(_named(m.start(), m.end(), m[0], style, m[3], month, day))
+
+
+def _sentence(text: str, at: int) -> tuple[int, int]:
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, at)]
+    end = _SENTENCE_END.search(text, at)
+    return (starts[-1] if starts else 0), (end.start() if end else len(text))
+
+
+def _month_of(mention: DateMention) -> int | None:
+    if mention.value is not None:
+        return mention.value.month
+    return mention.month_day[0] if mention.month_day is not None else None
+
+
+def _days_of_named_month(text: str, mentions: list[DateMention]) -> list[DateMention]:
+    """ "el día 15" / "the 15th" in a sentence that names exactly one month."""
+    found = []
+    for m in _DAY_OF_MONTH.finditer(text):
+        if any(m.start() < d.end and d.start < m.end() for d in mentions):
+            continue
+        start, end = _sentence(text, m.start())
+        months = {_FULL_MONTHS[w.lower()] for w in _FULL_MONTH.findall(text, start, end)}
+        months |= {
+            month
+            for month in (_month_of(d) for d in mentions if start <= d.start < end)
+            if month is not None
+        }
+        day = _number(m[1] or m[2])
+        if len(months) != 1 or day is None:
+            continue
+        (month,) = months
+        real = _safe_date(2024, month, day) is not None
+        found.append(
+            DateMention(
+                m.start(), m.end(), m[0], DateStyle.SPANISH, None, (month, day) if real else None
+            )
+        )
     return found
 
 
 def find_dates(text: str, day_first: bool | None = None) -> list[DateMention]:
-    """Every date mention in `text`, in order, without overlaps (the longest wins a tie).
+    """Every date mention in `text`, in order, without overlaps (the longest wins a tie),
+    each widened to the weekday written before it.
 
     `day_first` is the reader's locale for a numeric date both readings allow: True (Spanish,
     `05/11/2026` is 5 November), False (English, 11 May); None gives such a date no value."""
@@ -138,7 +247,9 @@ def find_dates(text: str, day_first: bool | None = None) -> list[DateMention]:
     for mention in sorted(_candidates(text, day_first), key=lambda d: (d.start, d.start - d.end)):
         if not chosen or mention.start >= chosen[-1].end:
             chosen.append(mention)
-    return chosen
+    if _ANY_MONTH.search(text) is not None:
+        chosen += _days_of_named_month(text, chosen)
+    return sorted((_with_weekday(text, m) for m in chosen), key=lambda d: d.start)
 
 
 def format_date(value: date, language: Language) -> str:
