@@ -261,10 +261,11 @@ class AcceptsAnyKey(Wrapper):
         return await call(self.app, as_primary, body)
 
 
-# Wrappers only schemathesis can see → the one check the kit must fail. The wrappers the
-# kit's own checks and rules catch are in `MUTANTS`, at the end of this module.
-SCHEMA_BROKEN: dict[type[Wrapper], str] = {
-    DropsRequiredField: "schemathesis.response_schema_conformance",
+# Schema defects → the checks the kit must fail: schemathesis's and the kit's own
+# `schema.response`. The wrappers the kit's checks and rules catch are in `MUTANTS`, at the
+# end of this module.
+SCHEMA_BROKEN: dict[type[Wrapper], frozenset[str]] = {
+    DropsRequiredField: frozenset({"schema.response", "schemathesis.response_schema_conformance"}),
 }
 
 
@@ -744,11 +745,104 @@ class ErrorsMintRequestId(Wrapper):
         )
 
 
+SUBSCRIPTION_PATH = re.compile(r"^/v1/customers/\d{10}/subscription$")
+
+
+def shifted(day: str, *, days: int = 0, months: int = 0) -> str:
+    moved = date.fromisoformat(day) + timedelta(days=days)
+    month = moved.month - 1 + months
+    return moved.replace(year=moved.year + month // 12, month=month % 12 + 1).isoformat()
+
+
+class NextBillingDateOneDayLate(JsonRewriter):
+    """subscription.billing_dates: the next billing date is the day after the billing day
+    (an exclusive bound printed as the date), so subscribers are told a wrong date."""
+
+    PATH = SUBSCRIPTION_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if data.get("next_billing_date"):
+            data["next_billing_date"] = shifted(data["next_billing_date"], days=1)
+        return data
+
+
+class PlanChangeAMonthLate(JsonRewriter):
+    """subscription.pending_change: a scheduled change takes effect a billing cycle late
+    (the effective date computed from the period after the current one)."""
+
+    PATH = SUBSCRIPTION_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        change = data.get("pending_change")
+        if isinstance(change, dict):
+            change["effective_date"] = shifted(change["effective_date"], months=1)
+        return data
+
+
+class CataloguePricesWithTax(JsonRewriter):
+    """plan.catalogue: the catalogue shows prices with IVA while subscriptions show them
+    without, so the price the assistant quotes is not the one billed."""
+
+    PATH = re.compile(r"^/v1/plans$")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for plan in data.get("data", []):
+            plan["monthly_price"] = money(Decimal(plan["monthly_price"]) * Decimal("1.16"))
+        return data
+
+
+class SuspensionNotShown(JsonRewriter):
+    """customer.status: the customer record reads a stale status column, so a customer cut
+    off for non-payment is reported active."""
+
+    PATH = re.compile(r"^/v1/(customers/\d{10}|customer-lookup)$")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if data.get("status") == "suspended":
+            data["status"] = "active"
+        return data
+
+
+class ListedPaymentsLoseReference(JsonRewriter):
+    """payment.listed: the list query forgets the reference column, so a listed payment is
+    not the one its 201 returned."""
+
+    PATH = LIST_PAYMENTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if scope["method"] == "GET":
+            for payment in each_payment(data):
+                payment["reference"] = None
+        return data
+
+
+class CustomerWithoutCurrency(JsonRewriter):
+    """schema.response: the customer record leaves out its required `currency`: the billing
+    API with a bug, which verify must fail with a report (exit 1), not call foreign."""
+
+    PATH = CUSTOMER_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        data.pop("currency", None)
+        return data
+
+
+class CreditHidden(JsonRewriter):
+    """Not a defect: a tenant none of whose accounts holds a credit (the balance says 0.00
+    credit, consistently), so `balance.net` has no case that tells a sign error."""
+
+    PATH = BALANCE_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        data["credit_balance"], data["net_balance"] = "0.00", data["amount_due"]
+        return data
+
+
 # Mutant → (the rule family it breaks, every check the kit must fail on it, exactly).
 # A bug often breaks more than one promise (a booked replay also moves money twice); the
 # table pins all of them, so a check that starts failing on the wrong mutant shows up too.
 MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
-    MoneyAsNumber: ("money", frozenset({"money"})),
+    MoneyAsNumber: ("money", frozenset({"money", "schema.response"})),
     LeaksOtherTenant: ("tenancy", frozenset({"tenancy", "tenancy.isolation"})),
     AppliesReplayTwice: (
         "idempotency",
@@ -774,9 +868,12 @@ MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
     ),
     NextDueFromNewestInvoice: ("balance", frozenset({"balance.next_due_date"})),
     SubtotalIgnoresDiscounts: ("invoice", frozenset({"invoice.arithmetic", "totals"})),
+    # A suspended customer then shows no overdue invoice that explains the suspension.
     OverdueJobNotRun: (
         "invoice",
-        frozenset({"balance.amount_due", "balance.next_due_date", "invoice.status"}),
+        frozenset(
+            {"balance.amount_due", "balance.next_due_date", "customer.status", "invoice.status"}
+        ),
     ),
     PeriodEndExclusive: ("invoice", frozenset({"invoice.billing_period"})),
     UnappliedNotSerialised: ("payment", frozenset({"payment.allocation", "totals"})),
@@ -829,7 +926,19 @@ MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
     ),
     CursorCarriesItsOwnList: (
         "pagination",
-        frozenset({"pagination.cursor_bound", "pagination.filter", "tenancy.isolation"}),
+        frozenset(
+            {"pagination.cursor_bound", "pagination.filter", "schema.response", "tenancy.isolation"}
+        ),
     ),
     ErrorsMintRequestId: ("request_id", frozenset({"request_id", "request_id.echo"})),
+    # A scheduled change then no longer starts on the (wrong) next billing date either.
+    NextBillingDateOneDayLate: (
+        "subscription",
+        frozenset({"subscription.billing_dates", "subscription.pending_change"}),
+    ),
+    PlanChangeAMonthLate: ("subscription", frozenset({"subscription.pending_change"})),
+    CataloguePricesWithTax: ("plan", frozenset({"plan.catalogue"})),
+    SuspensionNotShown: ("customer", frozenset({"customer.status"})),
+    ListedPaymentsLoseReference: ("payment", frozenset({"payment.listed"})),
+    CustomerWithoutCurrency: ("schema", frozenset({"schema.response"})),
 }

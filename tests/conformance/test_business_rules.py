@@ -85,3 +85,82 @@ def _with_rules(change: Any) -> dict[str, Any]:
 def test_a_malformed_rule_list_is_a_contract_error(change: Any, message: str) -> None:
     with pytest.raises(ContractError, match=message):
         rules_from_document(_with_rules(change))
+
+
+# Response fields that state no figure, date or status a rule could hold to account: what
+# is printed as given (names, addresses, texts), a bookkeeping counter and a timestamp.
+DESCRIPTIVE = frozenset(
+    {
+        "Address.city",
+        "Address.line1",
+        "Address.postal_code",
+        "Address.state",
+        "Balance.as_of",
+        "Customer.customer_type",
+        "Customer.email",
+        "Customer.name",
+        "Customer.service_address",
+        "Health.status",
+        "Invoice.revision",
+        "LineItem.description",
+    }
+)
+SCHEMA_REF = "#/components/schemas/"
+
+
+def _named(node: Any) -> str | None:
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    return ref.removeprefix(SCHEMA_REF) if isinstance(ref, str) else None
+
+
+def _properties_under(name: str, schemas: dict[str, Any], seen: set[str]) -> set[str]:
+    """`Schema.property` of every object property reachable from the schema `name`."""
+    if name in seen:
+        return set()
+    seen.add(name)
+    found: set[str] = set()
+    pending: list[Any] = [schemas[name]]
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        if (inner := _named(node)) is not None:
+            found |= _properties_under(inner, schemas, seen)
+            continue
+        if node is schemas[name]:
+            found |= {f"{name}.{prop}" for prop in node.get("properties", {})}
+        pending += list(node.get("properties", {}).values())
+        pending += [node.get("items"), *node.get("oneOf", []), *node.get("anyOf", [])]
+    return found
+
+
+def response_properties() -> set[str]:
+    """Every property of a success response body of the contract (problems are the
+    problem_json check's, not a business rule's)."""
+    document = load()
+    schemas = document["components"]["schemas"]
+    found: set[str] = set()
+    for item in document["paths"].values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in operation.get("responses", {}).items():
+                media = response.get("content", {}).get("application/json", {})
+                if str(status).startswith("2") and (name := _named(media.get("schema"))):
+                    found |= _properties_under(name, schemas, set())
+    return found
+
+
+def test_every_response_field_with_a_business_meaning_has_a_rule() -> None:
+    covered = {name for rule in load_rules().values() for name in rule.properties}
+    assert response_properties() - covered - DESCRIPTIVE == set(), "fields no rule covers"
+    assert DESCRIPTIVE <= response_properties(), "allow-listed fields the contract lacks"
+    assert DESCRIPTIVE & covered == set(), "allow-listed fields a rule covers"
+
+
+def test_a_rule_naming_a_field_the_contract_lacks_is_a_contract_error() -> None:
+    def misspelt(document: dict[str, Any]) -> None:
+        document["x-business-rules"][0]["applies-to"]["properties"] = ["Balance.net_balanse"]
+
+    with pytest.raises(ContractError, match="Balance.net_balanse, no such property"):
+        rules_from_document(_with_rules(misspelt))

@@ -172,6 +172,10 @@ def _field(name: str, field: str) -> Callable[[Doc], Doc]:
     return lambda doc: prop(doc, name, field)
 
 
+def _account(doc: Doc) -> Doc:
+    return doc["paths"][PAYMENTS]["parameters"][0]
+
+
 def _limit(doc: Doc) -> Doc:
     result: Doc = list_op(doc)["parameters"][0]
     return result
@@ -198,6 +202,12 @@ QUERY_STATUS = {"name": "status", "in": "query", "required": False, "schema": {"
 TENANT_HEADER = {"name": "X-Tenant", "in": "header", "required": True, "schema": {"type": "string"}}
 ANY_OBJECT = {"description": "d", "content": {"application/json": {"schema": {"type": "object"}}}}
 PROBLEM = {"description": "Too large.", "content": {"application/problem+json": {"schema": {}}}}
+
+
+def with_attempts(doc: Doc) -> None:
+    """A numeric response field, a fresh dict per document (the cases edit the new one)."""
+    _props("Payment")(doc)["attempts"] = {"type": "integer", "minimum": 0, "maximum": 10}
+
 
 BREAKING: list[Case] = [
     Case("operation removed", _drop(lambda d: d["paths"], "/health/live"), "operation-removed"),
@@ -246,6 +256,16 @@ BREAKING: list[Case] = [
     Case("request object closed", _set(lambda d: schema(d, "PaymentCreate"), "additionalProperties", False),
          "request-constraint-tightened", "additionalProperties",
          old_edit=_drop(lambda d: schema(d, "PaymentCreate"), "additionalProperties")),
+    Case("request pattern refuses cents",
+         _set(_field("PaymentCreate", "amount"), "pattern", "^[0-9]{1,12}\\.00$"),
+         "request-pattern-tightened", "valid before, now refused"),
+    Case("request parameter pattern accepts fewer account numbers",
+         _set(lambda d: _account(d)["schema"], "pattern", "^[1-9][0-9]{8}$"),
+         "request-pattern-tightened", "valid before, now refused"),
+    Case("request format rewritten narrower",
+         _set(_field("PaymentCreate", "reference"), "format", "date-time"),
+         "request-format-changed", "'date' → 'date-time'",
+         old_edit=_set(_field("PaymentCreate", "reference"), "format", "date")),
     Case("request enum value removed", _set(_field("PaymentCreate", "method"), "enum", ["cash"]),
          "request-enum-value-removed", '"card"'),
     Case("request media type changed",
@@ -263,6 +283,8 @@ BREAKING: list[Case] = [
          "response-format-changed", "'date-time' → 'date'"),
     Case("response maxLength loosened", _set(_field("Payment", "amount"), "maxLength", 32),
          "response-constraint-loosened", "maxLength: 16 → 32"),
+    Case("response maximum loosened", _set(_field("Payment", "attempts"), "maximum", 20),
+         "response-constraint-loosened", "maximum: 10 → 20", old_edit=with_attempts),
     Case("response pattern dropped", _drop(_field("Payment", "amount"), "pattern"),
          "response-constraint-loosened", "pattern"),
     Case("response enum value added",
@@ -287,10 +309,9 @@ BREAKING: list[Case] = [
 ]  # fmt: skip
 
 NEEDS_A_LOOK: list[Case] = [
-    Case("request pattern rewritten", _set(_field("PaymentCreate", "amount"), "pattern", "^[0-9.]+$"),
-         "request-pattern-changed"),
-    Case("response pattern rewritten", _set(_field("Payment", "amount"), "pattern", "^[0-9.]+$"),
-         "response-pattern-changed"),
+    Case("response pattern rewritten wider",
+         _set(_field("Payment", "amount"), "pattern", "^[0-9]{1,12}(\\.[0-9]{2})?$"),
+         "response-pattern-loosened", "may now be returned"),
     Case("response optional property removed", _drop(_props("Payment"), "reference"),
          "response-optional-property-removed"),
     Case("error status removed", _drop(_responses(list_op), "404"), "response-error-status-removed"),
@@ -329,6 +350,23 @@ NOT_BREAKING: list[Case] = [
     Case("request enum value added",
          _set(_field("PaymentCreate", "method"), "enum", ["cash", "card", "zelle"]),
          "request-enum-value-added"),
+    Case("request pattern rewritten wider", _set(_field("PaymentCreate", "amount"), "pattern", "^[0-9.]+$"),
+         "request-pattern-loosened", "still accepted"),
+    Case("request parameter pattern accepts more account numbers",
+         _set(lambda d: _account(d)["schema"], "pattern", "^[0-9]{10}$"),
+         "request-pattern-loosened"),
+    Case("request format dropped", _drop(_field("PaymentCreate", "reference"), "format"),
+         "request-format-loosened", old_edit=_set(_field("PaymentCreate", "reference"), "format", "email")),
+    Case("response pattern rewritten narrower",
+         _set(_field("Payment", "amount"), "pattern", "^[1-9][0-9]{0,11}\\.[0-9]{2}$"),
+         "response-pattern-tightened", "was valid before"),
+    Case("response format rewritten narrower", _set(_field("Payment", "reference"), "format", "uri"),
+         "response-format-tightened", "was valid before",
+         old_edit=_set(_field("Payment", "reference"), "format", "uri-reference")),
+    Case("request parameter minimum loosened", _set(lambda d: _limit(d)["schema"], "minimum", 0),
+         "request-constraint-loosened", "minimum: 1 → 0"),
+    Case("response minimum tightened", _set(_field("Payment", "attempts"), "minimum", 1),
+         "response-constraint-tightened", "minimum: 0 → 1", old_edit=with_attempts),
     Case("response maxLength tightened", _set(_field("Payment", "amount"), "maxLength", 15),
          "response-constraint-tightened"),
     Case("response enum value removed", _set(_field("Payment", "method"), "enum", ["cash"]),

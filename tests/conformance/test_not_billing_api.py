@@ -172,3 +172,21 @@ def test_an_endless_body_is_read_only_up_to_the_bound() -> None:
         exchange = session.send(Call("/v1/plans"))
     assert len(exchange.response_body) == MAX_RESPONSE_BYTES
     assert len(sent) < 100
+
+
+class CustomerWithoutCurrency(ExampleApi):
+    """The billing API with a bug: the customer record leaves out its required currency."""
+
+    def send(self, call: Any, **kwargs: Any) -> Any:
+        reply = super().send(call, **kwargs)
+        body = reply.json()
+        if call.path == f"/v1/customers/{ACCOUNT}":
+            body.pop("currency")
+            return raw_reply(call, 200, "application/json", json.dumps(body).encode())
+        return reply
+
+
+def test_a_documented_resource_that_breaks_its_schema_is_the_api_with_a_bug() -> None:
+    # The run goes on (schema.response fails it) in the currency the invoices are in.
+    data = discover(CustomerWithoutCurrency(load_facts()), settings(), load_facts())  # type: ignore[arg-type]
+    assert data.account_number == ACCOUNT and data.currency == "USD"

@@ -5,6 +5,7 @@ Also: `--retry-delay` rejects what would stall or break a run, in one line."""
 from __future__ import annotations
 
 import json
+from datetime import date
 from typing import Any
 
 import pytest
@@ -13,8 +14,8 @@ from billing_toolkit.conformance.cli import main
 from billing_toolkit.conformance.contract_facts import load_facts
 from billing_toolkit.conformance.exchange import Exchange
 from billing_toolkit.conformance.outcome import Status
-from billing_toolkit.conformance.probes.related import Related
 from billing_toolkit.conformance.rules import judge_rules
+from billing_toolkit.conformance.rules.subscriptions import next_billing_date
 from billing_toolkit.contract.cli import EXIT_USAGE
 
 ACCOUNT = "1000004821"
@@ -118,10 +119,11 @@ def test_a_balance_and_a_walk_of_the_same_state_must_agree() -> None:
 
 def test_a_booked_payment_between_them_means_they_are_not_compared() -> None:
     found = verdicts([page("10.00"), payment(), balance("0.00")])
-    assert found["balance.amount_due"][0] is Status.SKIPPED
+    assert found["balance.amount_due"][0] is Status.NOT_EXERCISED
+    # Compared once; with no overdue invoice among them the rule is still not exercised.
     assert verdicts([page("10.00"), payment(), balance("0.00"), page("0.00")])[
         "balance.amount_due"
-    ] == (Status.PASSED, 1)
+    ] == (Status.NOT_EXERCISED, 1)
 
 
 def test_every_balance_response_is_judged_not_only_the_first() -> None:
@@ -152,18 +154,39 @@ def test_a_bad_retry_delay_is_one_line_and_exit_2(
     assert "Traceback" not in err
 
 
-def test_data_the_run_could_not_find_is_named_on_the_rules_that_needed_it() -> None:
-    notes = Related(("1000000001",), ("an overdue invoice",)).notes()
-    assert notes == {
-        "invoice.status": "no overdue invoice among the 2 accounts read",
-        "balance.amount_due": "no overdue invoice among the 2 accounts read",
-    }
+def test_a_rule_whose_case_no_account_showed_is_not_exercised_never_passed() -> None:
     outcome = judge_rules(
         [page("0.00")],
         load_facts(),
         {},
         other_tenant_key=None,
         selected=["invoice.status"],
-        notes=notes,
+        accounts_read=2,
     )[0]
-    assert outcome.status is Status.PASSED and "data: no overdue invoice" in outcome.summary
+    assert outcome.status is Status.NOT_EXERCISED and outcome.inspected == 1
+    assert outcome.summary == (
+        "not exercised: no overdue invoice, no partly paid invoice among the 2 accounts read"
+    )
+
+
+def test_the_credit_rule_is_exercised_only_by_a_balance_with_a_credit() -> None:
+    assert verdicts([balance("10.00")])["balance.net"] == (Status.NOT_EXERCISED, 1)
+    with_credit = balance("10.00", credit="4.00", net="6.00")
+    assert verdicts([balance("10.00"), with_credit])["balance.net"] == (Status.PASSED, 2)
+
+
+@pytest.mark.parametrize(
+    ("billing_day", "today", "expected"),
+    [
+        (6, "2026-11-10", "2026-12-06"),
+        (10, "2026-11-10", "2026-12-10"),
+        (11, "2026-11-10", "2026-11-11"),
+        (31, "2027-02-10", "2027-02-28"),
+        (31, "2027-01-31", "2027-02-28"),
+        (15, "2026-12-20", "2027-01-15"),
+    ],
+)
+def test_the_next_billing_date_is_the_next_billing_day_clamped_to_the_month(
+    billing_day: int, today: str, expected: str
+) -> None:
+    assert next_billing_date(billing_day, date.fromisoformat(today)).isoformat() == expected

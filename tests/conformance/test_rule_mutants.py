@@ -9,11 +9,15 @@ stays fast and never sleeps for real.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
+from billing_toolkit.conformance.cli import main
 from billing_toolkit.conformance.outcome import Status
+from billing_toolkit.conformance.probes.related import MAX_ACCOUNTS
 from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
 from billing_toolkit.conformance.settings import build_settings
 from billing_toolkit.contract.rules import load_rules
@@ -114,3 +118,53 @@ def test_a_read_only_run_skips_the_writing_rules_and_says_why() -> None:
     assert "--allow-writes" in skipped["currency.payment"]
     assert failed(report) == set()
     assert report.count(Status.FAILED) == 0 and "tenancy" in skipped
+
+
+def verify_cli(mutant: type[broken.Wrapper], tmp_path: Path, *args: str) -> tuple[int, Path, str]:
+    """`billing-contract verify` in-process against the mutant: (exit, JUnit file, report)."""
+    junit, markdown = tmp_path / "out.xml", tmp_path / "out.md"
+    with running_simulator(mutant) as target:
+        code = main([
+            "verify", "--base-url", target.base_url, "--api-key", target.api_key,
+            "--account-number", target.account_number, "--junit-xml", str(junit),
+            "--report", str(markdown), *args,
+        ])  # fmt: skip
+    return code, junit, markdown.read_text()
+
+
+def test_a_tenant_without_credit_leaves_the_credit_rule_not_exercised(tmp_path: Path) -> None:
+    report = run_against(broken.CreditHidden)
+    net = next(o for o in report.outcomes if o.name == "balance.net")
+    assert net.status is Status.NOT_EXERCISED and "no balance with a credit" in net.summary
+    assert f"among the {MAX_ACCOUNTS + 1} accounts read" in net.summary  # searched to the bound
+    assert failed(report) == set()
+    code, junit, markdown = verify_cli(
+        broken.CreditHidden, tmp_path, "--checks", "balance.net", "--require-all-rules"
+    )
+    case = ElementTree.parse(junit).getroot().find(".//testcase[@name='balance.net']")
+    assert code == 1
+    assert case is not None and case.find("failure[@type='not-exercised']") is not None
+    assert "| balance.net | not exercised |" in markdown and "conformance: FAILED" in markdown
+
+
+def test_without_require_all_rules_a_rule_not_exercised_does_not_fail_the_run(
+    tmp_path: Path,
+) -> None:
+    code, junit, _ = verify_cli(broken.CreditHidden, tmp_path, "--checks", "balance.net")
+    case = ElementTree.parse(junit).getroot().find(".//testcase[@name='balance.net']")
+    assert code == 0
+    assert case is not None and case.find("skipped[@type='not-exercised']") is not None
+
+
+def test_a_required_field_missing_on_the_first_call_is_a_failed_check_not_a_foreign_api(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, junit, markdown = verify_cli(
+        broken.CustomerWithoutCurrency, tmp_path, "--checks", "schema.response,money"
+    )
+    assert code == 1
+    assert "does not look like the billing API" not in capsys.readouterr().err
+    case = ElementTree.parse(junit).getroot().find(".//testcase[@name='schema.response']")
+    failure = case.find("failure") if case is not None else None
+    assert failure is not None and '"currency" is a required property' in failure.get("message", "")
+    assert "## schema.response" in markdown

@@ -40,6 +40,7 @@ OPTIONS: dict[str, tuple[Any, Any, Any]] = {
     "rate_limit_probe": (5, 5, "five"),
     "retry_delay": (0.5, 0.5, "soon"),
     "fail_on_skip": (True, True, "true"),
+    "require_all_rules": (True, True, "yes"),
     "junit_xml": ("out.xml", "out.xml", True),
     "report": ("out.md", "out.md", 1),
 }

@@ -1,7 +1,7 @@
 """`billing-contract verify`: the one command the production billing team runs.
 
-Exit codes: 0 every selected check passed (skipped ones are listed, and fail the run only
-with --fail-on-skip), 1 a check failed, 2 the run could not start (bad input, API not
+Exit codes: 0 every selected check passed (skipped ones and business rules not exercised are
+listed, and fail the run only with --fail-on-skip and --require-all-rules), 1 a check failed, 2 the run could not start (bad input, API not
 reachable, test data not found): one line on stderr, never a traceback.
 """
 
@@ -118,6 +118,12 @@ def add_verify_options(command: argparse.ArgumentParser) -> None:
     )
     run.add_argument(
         "--fail-on-skip", action="store_true", default=None, help="a skipped check fails the run"
+    )
+    run.add_argument(
+        "--require-all-rules",
+        action="store_true",
+        default=None,
+        help="a business rule the test data never exercised fails the run",
     )
     output = command.add_argument_group("output (written on every exit, exit 2 included)")
     output.add_argument("--junit-xml", type=Path, help="write JUnit XML here (for CI)")

@@ -89,11 +89,18 @@ def discover(session: ApiSession, settings: KitSettings, facts: ContractFacts) -
         invoice_number = invoices[0]["invoice_number"]
     return TestData(
         account_number=account,
-        currency=str(customer.get("currency")),
+        currency=str(customer.get("currency") or _invoiced_currency(invoices)),
         customer=customer,
         invoices=tuple(invoices),
         invoice_number=invoice_number,
     )
+
+
+def _invoiced_currency(invoices: list[dict[str, Any]]) -> str | None:
+    """The currency the account's invoices are in: the fallback when the customer record
+    breaks its schema by leaving `currency` out (`schema.response` fails that), so the
+    kit's payment is still sent in the account's currency."""
+    return next((str(i["currency"]) for i in invoices if isinstance(i.get("currency"), str)), None)
 
 
 def walk_invoices(

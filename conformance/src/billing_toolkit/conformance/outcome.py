@@ -12,6 +12,9 @@ class Status(StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
+    NOT_EXERCISED = "not exercised"
+    """A business rule the run's data never gave a case to judge (no account had a credit,
+    ...): not a pass, and a failure with `--require-all-rules`."""
 
 
 @dataclass(frozen=True)
@@ -69,3 +72,12 @@ def judge(
 
 def skipped(name: str, reason: str) -> CheckOutcome:
     return CheckOutcome(name=name, status=Status.SKIPPED, summary=reason)
+
+
+def not_exercised(name: str, reason: str, inspected: int = 0) -> CheckOutcome:
+    return CheckOutcome(
+        name=name,
+        status=Status.NOT_EXERCISED,
+        summary=f"not exercised: {reason}",
+        inspected=inspected,
+    )

@@ -31,8 +31,6 @@ class RulePhase:
 
     probe_context: ProbeContext
     selected: tuple[str, ...]
-    notes: dict[str, str] = field(default_factory=dict)
-    """Rule id → the data the run could not find for it (printed on its row)."""
     probed: dict[str, list[Findings]] = field(default_factory=lambda: defaultdict(list))
 
     @property
@@ -66,7 +64,7 @@ class RulePhase:
             self.probed,
             other_tenant_key=scenario.settings.other_tenant_key,
             selected=self.selected,
-            notes=self.notes,
+            accounts_read=len(self.accounts),
         )
 
 
@@ -79,9 +77,8 @@ def start_rule_phase(
         return None
     related = discover_related(ctx)
     phase = RulePhase(
-        ProbeContext(ctx, related.accounts, retry_delay=ctx.settings.retry_delay, sleep=sleep),
+        ProbeContext(ctx, related, retry_delay=ctx.settings.retry_delay, sleep=sleep),
         selected,
-        notes=related.notes(),
     )
     phase.read_only_probes()
     return phase

@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from billing_toolkit.conformance.checks import COVERAGE, RESPONSE_RULES, SCENARIOS, ScenarioContext
+from billing_toolkit.conformance.checks import (
+    COVERAGE,
+    SCENARIOS,
+    VERIFY_RESPONSE_RULES,
+    ScenarioContext,
+)
 from billing_toolkit.conformance.contract_facts import load_facts
 from billing_toolkit.conformance.discovery import discover
 from billing_toolkit.conformance.errors import KitError
@@ -30,7 +35,7 @@ from billing_toolkit.conformance.writes import Write, writes_made
 from billing_toolkit.contract import OPENAPI_PATH
 
 CHECK_NAMES: frozenset[str] = frozenset(
-    [rule.name for rule in RESPONSE_RULES]
+    [rule.name for rule in VERIFY_RESPONSE_RULES]
     + [scenario.name for scenario in SCENARIOS]
     + [COVERAGE.name, SCHEMATHESIS]
     + list(RULE_IDS)
@@ -74,10 +79,18 @@ class RunReport:
     schemathesis_phases: tuple[str, ...] = ()
     writes: tuple[Write, ...] = ()
     """Every write the API accepted from this run (see `writes.writes_made`)."""
+    require_all_rules: bool = False
+    """`--require-all-rules`: a rule not exercised fails the run like a failed check."""
 
     @property
     def passed(self) -> bool:
-        return all(outcome.status is not Status.FAILED for outcome in self.outcomes)
+        return not any(self.fails(outcome) for outcome in self.outcomes)
+
+    def fails(self, outcome: CheckOutcome) -> bool:
+        """Whether `outcome` fails this run (every report says so the same way)."""
+        return outcome.status is Status.FAILED or (
+            self.require_all_rules and outcome.status is Status.NOT_EXERCISED
+        )
 
     def count(self, status: Status) -> int:
         return sum(1 for outcome in self.outcomes if outcome.status is status)
@@ -138,7 +151,7 @@ def run_kit(
             *session.exchanges[before_fuzz:],
         ]
     progress.stage("judging every response")
-    for rule in RESPONSE_RULES:
+    for rule in VERIFY_RESPONSE_RULES:
         if settings.selected(rule.name):
             record(rule.evaluate(exchanges, facts))
     if settings.selected(COVERAGE.name):
@@ -155,6 +168,7 @@ def run_kit(
         requests=len(exchanges),
         schemathesis_phases=tuple(phases),
         writes=writes_made(exchanges, facts),
+        require_all_rules=settings.require_all_rules,
     )
 
 
@@ -179,7 +193,8 @@ def _guarded(name: str, run: Callable[[], list[CheckOutcome]]) -> list[CheckOutc
 
 def _report_order(outcomes: Iterable[CheckOutcome]) -> list[CheckOutcome]:
     """Project checks in registry order first, then schemathesis's rows by name."""
-    order = [rule.name for rule in RESPONSE_RULES] + [s.name for s in SCENARIOS] + [COVERAGE.name]
+    order = [rule.name for rule in VERIFY_RESPONSE_RULES] + [s.name for s in SCENARIOS]
+    order += [COVERAGE.name]
     order += RULE_IDS
     rank = {name: index for index, name in enumerate(order)}
     return sorted(outcomes, key=lambda o: (rank.get(o.name, len(order)), o.name))

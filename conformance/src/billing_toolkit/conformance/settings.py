@@ -151,12 +151,31 @@ def _checks(value: object, info: ValidationInfo) -> frozenset[str]:
         )
     chosen = frozenset(str(name).strip() for name in names if str(name).strip())
     if not chosen:
-        raise ValueError(f"--checks names no check; known: {', '.join(sorted(known))}")
+        raise ValueError(f"--checks names no check; known: {_listed(known)}")
     unknown = sorted(chosen - known)
     if unknown:
         shown = ", ".join(quoted(name).strip("'") for name in unknown[:5])
-        raise ValueError(f"unknown check(s) {shown}; known: {', '.join(sorted(known))}")
+        raise ValueError(f"unknown check(s) {shown}; known: {_listed(known)}")
     return chosen
+
+
+def _listed(known: frozenset[str]) -> str:
+    """The known names, rule ids folded by family (`balance.{amount_due,net}`), so the
+    one-line error stays short as the contract gains rules."""
+    families: dict[str, list[str]] = {}
+    for name in sorted(known):
+        family, _, rest = name.partition(".")
+        families.setdefault(family, []).append(rest)
+    shown: list[str] = []
+    for family, parts in families.items():
+        rules = [part for part in parts if part]
+        if "" in parts:
+            shown.append(family)
+        if len(rules) == 1:
+            shown.append(f"{family}.{rules[0]}")
+        elif rules:
+            shown.append(f"{family}.{{{','.join(rules)}}}")
+    return ", ".join(shown)
 
 
 def _output_path(value: object, info: ValidationInfo) -> Path | None:
@@ -225,6 +244,8 @@ class KitSettings(BaseModel):
     rate_limit_probe: Annotated[Whole, Field(ge=0, le=10_000)] = 0
     retry_delay: Annotated[Seconds, Field(ge=0, le=300)] = 3.0
     fail_on_skip: Flag = False
+    require_all_rules: Flag = False
+    """A business rule the data never exercised fails the run (exit 1)."""
     junit_xml: JunitPath = None
     report: ReportPath = None
     run_id: str = Field(default_factory=lambda: uuid.uuid4().hex[:12])

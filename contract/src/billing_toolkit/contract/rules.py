@@ -31,6 +31,9 @@ class BusinessRule:
     statement: str
     operations: tuple[str, ...]
     schemas: tuple[str, ...]
+    properties: tuple[str, ...] = ()
+    """`Schema.property` names of the response fields whose meaning this rule states (the
+    suite fails on a field with a business meaning that no rule names)."""
 
     @property
     def family(self) -> str:
@@ -47,6 +50,18 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     if not is_array(value) or not all(isinstance(item, str) for item in value):
         raise ContractError(f"{where} must be a list of strings")
     return tuple(value)
+
+
+def _properties(document: dict[str, Any], value: Any, rule_id: str) -> tuple[str, ...]:
+    """The rule's `Schema.property` names; `ContractError` for one the schemas lack."""
+    names = _strings(value, f"{rule_id} applies-to.properties")
+    schemas = document.get("components", {}).get("schemas", {})
+    for name in names:
+        schema_name, _, field = name.partition(".")
+        schema = schemas.get(schema_name)
+        if not is_object(schema) or field not in (schema.get("properties") or {}):
+            raise ContractError(f"{rule_id} applies-to.properties names {name}, no such property")
+    return names
 
 
 def rules_from_document(document: dict[str, Any]) -> dict[str, BusinessRule]:
@@ -71,6 +86,7 @@ def rules_from_document(document: dict[str, Any]) -> dict[str, BusinessRule]:
             statement=statement.strip(),
             operations=_strings(where.get("operations"), f"{rule_id} applies-to.operations"),
             schemas=_strings(where.get("schemas"), f"{rule_id} applies-to.schemas"),
+            properties=_properties(document, where.get("properties"), rule_id),
         )
     for marked, ids in markers(document).items():
         unknown = sorted(set(ids) - rules.keys())

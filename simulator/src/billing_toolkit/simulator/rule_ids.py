@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from billing_toolkit.simulator.handlers import customers, invoices, payments
+from billing_toolkit.simulator.handlers import customers, invoices, payments, plans
 from billing_toolkit.simulator.handlers.context import OperationContext
 from billing_toolkit.simulator.middleware import RequestContextMiddleware
 from billing_toolkit.simulator.pagination import Cursors
+from billing_toolkit.simulator.representations import payment_view
 from billing_toolkit.simulator.state import billing, engine
 from billing_toolkit.simulator.state.invariants import balance_of
 from billing_toolkit.simulator.state.models import Invoice
@@ -42,6 +43,11 @@ IMPLEMENTED_BY: dict[str, Callable[..., Any] | type] = {
     "pagination.walk": Cursors.page,
     "pagination.filter": invoices.list_invoices,
     "pagination.cursor_bound": Cursors.decode,
+    "subscription.billing_dates": billing.next_billing_date,
+    "subscription.pending_change": engine.schedule_plan_change,
+    "plan.catalogue": plans.list_plans,
+    "customer.status": engine.process_day,
+    "payment.listed": payment_view,
     "request_id.echo": RequestContextMiddleware,
 }
 """Rule id → the function or class of the simulator that implements it."""

@@ -18,6 +18,7 @@ from billing_toolkit.conformance.checks import (
     problem_json,
     request_id,
     retry_after,
+    schema,
     tenancy,
     totals,
     validation,
@@ -33,6 +34,11 @@ RESPONSE_RULES: tuple[ResponseRule, ...] = (
     totals.RULE,
 )
 
+# What `verify` judges every response by: the response rules plus the body against its
+# schema. The proxy judges schemas itself (`proxy/schema_judge`, under the same rule id),
+# so it takes `RESPONSE_RULES` alone.
+VERIFY_RESPONSE_RULES: tuple[ResponseRule, ...] = (*RESPONSE_RULES, schema.RULE)
+
 # Read-only scenarios first; the one that writes runs last so it cannot disturb the others.
 SCENARIOS: tuple[Scenario, ...] = (
     authentication.SCENARIO,
@@ -46,4 +52,12 @@ SCENARIOS: tuple[Scenario, ...] = (
 
 COVERAGE: CoverageCheck = operation_coverage.CHECK
 
-__all__ = ["COVERAGE", "RESPONSE_RULES", "SCENARIOS", "ResponseRule", "Scenario", "ScenarioContext"]
+__all__ = [
+    "COVERAGE",
+    "RESPONSE_RULES",
+    "SCENARIOS",
+    "VERIFY_RESPONSE_RULES",
+    "ResponseRule",
+    "Scenario",
+    "ScenarioContext",
+]

@@ -7,7 +7,8 @@ what it may hold (a new type or enum value, a bound loosened, a field no longer 
 breaks clients that relied on the old promise. The opposite moves are `info`. Each check is
 pure and sees normalized nodes (`schema_view.normalize`), so `type: [string, 'null']` and
 `anyOf: [string, null]` are the same node. Bias: a change whose direction cannot be proven
-(a pattern rewritten) is a `warning` for a person to read, never silently dropped.
+(a pattern or format rewritten) is decided on sample values (`sampling`): a value the old
+schema accepted and the new refuses proves a narrowing, and is quoted.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from billing_toolkit.conformance.diff.changes import Hit, Rule, Severity
+from billing_toolkit.conformance.diff.sampling import refused
 from billing_toolkit.conformance.diff.schema_view import (
     COMPOSITIONS,
     enum_values,
@@ -97,14 +99,67 @@ def response_type_widened(old: Node, new: Node) -> Iterator[Hit]:
     yield from _type_hit(old, new, _lost_types(new, old), "may now be returned")
 
 
+def _sampled(wider: Node, narrower: Node, keyword: str) -> tuple[str, list[Any]] | None:
+    """For a `keyword` both nodes set differently: its change, and the sample values
+    `wider` accepts that `narrower` refuses (see `sampling`)."""
+    if keyword not in wider or keyword not in narrower or wider[keyword] == narrower[keyword]:
+        return None
+    return f"{keyword} {wider[keyword]!r} → {narrower[keyword]!r}", refused(wider, narrower)
+
+
+def _refusing(change: str, values: list[Any], verb: str) -> Hit:
+    shown = ", ".join(repr(value) for value in values[:3])
+    return Hit("", f"{change}: {shown}{' …' if len(values) > 3 else ''} {verb}")
+
+
+def _narrowed(old: Node, new: Node, keyword: str) -> Iterator[Hit]:
+    found = _sampled(old, new, keyword)
+    if found is not None and found[1]:
+        yield _refusing(found[0], found[1], "valid before, now refused")
+
+
+def _kept(old: Node, new: Node, keyword: str) -> Iterator[Hit]:
+    found = _sampled(old, new, keyword)
+    if found is not None and not found[1]:
+        yield Hit("", f"{found[0]}: every value sampled from the old one is still accepted")
+
+
+def _widened(old: Node, new: Node, keyword: str) -> Iterator[Hit]:
+    found = _sampled(new, old, keyword)
+    if found is not None and found[1]:
+        change = f"{keyword} {old[keyword]!r} → {new[keyword]!r}"
+        yield _refusing(change, found[1], "may now be returned, old clients refuse them")
+
+
+def _within(old: Node, new: Node, keyword: str) -> Iterator[Hit]:
+    found = _sampled(new, old, keyword)
+    if found is not None and not found[1]:
+        change = f"{keyword} {old[keyword]!r} → {new[keyword]!r}"
+        yield Hit("", f"{change}: every value sampled from the new one was valid before")
+
+
 def request_format_changed(old: Node, new: Node) -> Iterator[Hit]:
-    if "format" in new and old.get("format") != new["format"]:
-        yield Hit("", f"format {_shown(old.get('format'))} → {_shown(new['format'])}")
+    """A format added to a free field refuses what it accepted; a rewritten one is sampled."""
+    if "format" in new and "format" not in old:
+        yield Hit("", f"format {NONE} → {_shown(new['format'])}")
+    yield from _narrowed(old, new, "format")
+
+
+def request_format_loosened(old: Node, new: Node) -> Iterator[Hit]:
+    if "format" in old and "format" not in new:
+        yield Hit("", f"format {_shown(old['format'])} → {NONE}")
+    yield from _kept(old, new, "format")
 
 
 def response_format_changed(old: Node, new: Node) -> Iterator[Hit]:
-    if "format" in old and old["format"] != new.get("format"):
-        yield Hit("", f"format {_shown(old['format'])} → {_shown(new.get('format'))}")
+    """A format dropped promises nothing; a rewritten one is sampled from the new side."""
+    if "format" in old and "format" not in new:
+        yield Hit("", f"format {_shown(old['format'])} → {NONE}")
+    yield from _widened(old, new, "format")
+
+
+def response_format_tightened(old: Node, new: Node) -> Iterator[Hit]:
+    yield from _within(old, new, "format")
 
 
 def request_tightened(old: Node, new: Node) -> Iterator[Hit]:
@@ -127,9 +182,20 @@ def response_tightened(old: Node, new: Node) -> Iterator[Hit]:
     yield from _bound_messages(_tightened(old, new), swap=False)
 
 
-def pattern_changed(old: Node, new: Node) -> Iterator[Hit]:
-    if "pattern" in old and "pattern" in new and old["pattern"] != new["pattern"]:
-        yield Hit("", f"pattern {old['pattern']!r} → {new['pattern']!r}")
+def request_pattern_tightened(old: Node, new: Node) -> Iterator[Hit]:
+    yield from _narrowed(old, new, "pattern")
+
+
+def request_pattern_loosened(old: Node, new: Node) -> Iterator[Hit]:
+    yield from _kept(old, new, "pattern")
+
+
+def response_pattern_loosened(old: Node, new: Node) -> Iterator[Hit]:
+    yield from _widened(old, new, "pattern")
+
+
+def response_pattern_tightened(old: Node, new: Node) -> Iterator[Hit]:
+    yield from _within(old, new, "pattern")
 
 
 def _enum_difference(first: Node, second: Node) -> list[str]:
@@ -244,15 +310,22 @@ REQUEST_RULES: tuple[Rule[Node], ...] = (
          "A request field or parameter no longer accepts a type it accepted (null included).",
          request_type_narrowed),
     Rule("request-format-changed", "format-changed", ERROR,
-         "A request field or parameter gained or changed its `format`.", request_format_changed),
+         "A request field or parameter gained a `format`, or one that refuses values the old"
+         " accepted (sampled).", request_format_changed),
+    Rule("request-format-loosened", "format-changed", INFO,
+         "A request `format` was dropped, or rewritten to one that still accepts every value"
+         " sampled from the old.", request_format_loosened),
     Rule("request-constraint-tightened", "constraint-tightened", ERROR,
          "A request bound is stricter (minLength/maxLength/minimum/maximum/maxItems..., a new"
          " pattern, enum, uniqueItems or additionalProperties: false).", request_tightened),
     Rule("request-constraint-loosened", "constraint-loosened", INFO,
          "A request bound is looser: more requests are valid.", request_loosened),
-    Rule("request-pattern-changed", "pattern-changed", WARNING,
-         "A request pattern was rewritten; whether it accepts less cannot be proven.",
-         pattern_changed),
+    Rule("request-pattern-tightened", "pattern-changed", ERROR,
+         "A request pattern was rewritten and refuses values the old accepted (its examples"
+         " or values generated from it), quoted.", request_pattern_tightened),
+    Rule("request-pattern-loosened", "pattern-changed", INFO,
+         "A request pattern was rewritten and accepts every value sampled from the old.",
+         request_pattern_loosened),
     Rule("request-enum-value-removed", "enum-changed", ERROR,
          "A request enum lost a value clients may send.", enum_removed),
     Rule("request-enum-value-added", "enum-changed", INFO,
@@ -277,16 +350,23 @@ RESPONSE_RULES: tuple[Rule[Node], ...] = (
          "A response field may now hold a type it never held (null included).",
          response_type_widened),
     Rule("response-format-changed", "format-changed", ERROR,
-         "A response field changed or lost its `format`.", response_format_changed),
+         "A response field lost its `format`, or has one allowing values the old refused"
+         " (sampled).", response_format_changed),
+    Rule("response-format-tightened", "format-changed", INFO,
+         "A response `format` was rewritten; every value sampled from the new was valid"
+         " before.", response_format_tightened),
     Rule("response-constraint-loosened", "constraint-loosened", ERROR,
          "A response bound is looser (longer, larger, more items, no pattern or enum):"
          " clients may receive values they never did.", response_loosened),
     Rule("response-constraint-tightened", "constraint-tightened", INFO,
          "A response bound is stricter: every new response was a valid old one.",
          response_tightened),
-    Rule("response-pattern-changed", "pattern-changed", WARNING,
-         "A response pattern was rewritten; whether it allows more cannot be proven.",
-         pattern_changed),
+    Rule("response-pattern-loosened", "pattern-changed", WARNING,
+         "A response pattern was rewritten and allows values old clients refuse (sampled from"
+         " the new pattern), quoted.", response_pattern_loosened),
+    Rule("response-pattern-tightened", "pattern-changed", INFO,
+         "A response pattern was rewritten; every value sampled from the new was valid"
+         " before.", response_pattern_tightened),
     Rule("response-enum-value-added", "enum-changed", ERROR,
          "A response enum gained a value clients do not know.", enum_added),
     Rule("response-enum-value-removed", "enum-changed", INFO,

@@ -12,13 +12,14 @@ the test account. Bias: stay bounded (a few dozen lookups), never leave the tena
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from billing_toolkit.conformance.calls import call
 from billing_toolkit.conformance.checks.base import ScenarioContext
 from billing_toolkit.conformance.discovery import PAGE_SIZE, iterate_pages, walk_invoices
+from billing_toolkit.conformance.exchange import Exchange
+from billing_toolkit.conformance.rules.needs import Need, Scope, unmet
+from billing_toolkit.conformance.rules.observations import build_ledger
 from billing_toolkit.contract.formats import IdentifierFormat
 
 MIN_ACCOUNTS = 6
@@ -26,41 +27,6 @@ MAX_ACCOUNTS = 12
 MAX_LOOKUPS = 150
 STEPS = (1, -1, 2, -2, 3, -3)
 ACCOUNT_READS = ("getCustomer", "getSubscription", "getBalance")
-FEATURES: dict[str, Callable[[dict[str, Any]], bool]] = {
-    "an invoice with 3+ lines": lambda i: len(i.get("line_items") or []) >= 3,
-    "an overdue invoice": lambda i: i.get("status") == "overdue",
-    "a partially paid invoice": lambda i: i.get("amount_paid") not in ("0.00", i.get("total")),
-    "a voided invoice": lambda i: i.get("status") == "void",
-}
-"""What the rules need to see on some invoice; the scan stops once every one was seen."""
-FEATURE_RULES: dict[str, tuple[str, ...]] = {
-    "an invoice with 3+ lines": ("invoice.arithmetic",),
-    "an overdue invoice": ("invoice.status", "balance.amount_due"),
-    "a partially paid invoice": ("invoice.status",),
-    "a voided invoice": ("invoice.status",),
-}
-"""Feature → the rules whose report says when no invoice of the run showed it."""
-
-
-@dataclass(frozen=True)
-class Related:
-    """The accounts discovery added, and the features no invoice it saw showed."""
-
-    accounts: tuple[str, ...]
-    missing: tuple[str, ...]
-
-    def notes(self) -> dict[str, str]:
-        """Rule id → what data the run lacked for it, for the rule's report row."""
-        lacking: dict[str, list[str]] = {}
-        for feature in self.missing:
-            for rule_id in FEATURE_RULES[feature]:
-                lacking.setdefault(rule_id, []).append(feature)
-        searched = len(self.accounts) + 1
-        return {
-            rule_id: f"no {', '.join(f.removeprefix('an ').removeprefix('a ') for f in found)}"
-            f" among the {searched} accounts read"
-            for rule_id, found in lacking.items()
-        }
 
 
 def neighbours(number: str) -> list[str]:
@@ -93,23 +59,26 @@ def _newest_first(number: str) -> tuple[str, str]:
     return "".join(chr(0x10FFFF - ord(c)) for c in number), number
 
 
-def missing_features(invoices: list[dict[str, Any]]) -> list[str]:
-    return [name for name, shows in FEATURES.items() if not any(map(shows, invoices))]
+def _unmet(ctx: ScenarioContext, exchanges: list[Exchange]) -> list[Need]:
+    """The discoverable needs the exchanges (the run's so far, or one lookup) never showed."""
+    ledger = build_ledger(exchanges, ctx.facts, ctx.settings.other_tenant_key)
+    return [need for need in unmet(ledger, ctx.facts) if need.scope is not Scope.RUN]
 
 
-def discover_related(ctx: ScenarioContext) -> Related:
+def discover_related(ctx: ScenarioContext) -> tuple[str, ...]:
     """Other accounts of the tenant met through neighbouring invoice numbers: the first
-    `MIN_ACCOUNTS`, then only those whose invoice shows a feature no invoice showed yet,
-    until every feature was seen or the lookup budget is spent. Each is read whole."""
-    seen_invoices = list(ctx.data.invoices)
-    queue = [_newest_first(str(i["invoice_number"])) for i in seen_invoices]
+    `MIN_ACCOUNTS`, then, while some case a rule needs (`rules.needs`) was not seen, those
+    whose invoice shows such a case, or any account while a case only a whole account shows
+    is missing, until every case was seen or the budget (`MAX_ACCOUNTS`, `MAX_LOOKUPS`) is
+    spent. Each is read whole; what none showed is judged not exercised (`rules.needs`)."""
+    queue = [_newest_first(str(i["invoice_number"])) for i in ctx.data.invoices]
     heapq.heapify(queue)
     asked = {number for _, number in queue}
     accounts: list[str] = []
     known = {ctx.data.account_number}
     lookups = 0
+    missing = _unmet(ctx, ctx.session.exchanges)
     while queue and lookups < MAX_LOOKUPS:
-        missing = missing_features(seen_invoices)
         if not missing and len(accounts) >= MIN_ACCOUNTS:
             break
         for number in neighbours(heapq.heappop(queue)[1]):
@@ -124,14 +93,23 @@ def discover_related(ctx: ScenarioContext) -> Related:
             owner = body.get("account_number") if isinstance(body, dict) else None
             if reply.status != 200 or not isinstance(owner, str) or owner in known:
                 continue
-            shows_missing = any(FEATURES[name](body) for name in missing)
-            if len(accounts) < MIN_ACCOUNTS or (shows_missing and len(accounts) < MAX_ACCOUNTS):
+            if len(accounts) < MIN_ACCOUNTS or (
+                len(accounts) < MAX_ACCOUNTS and _worth_reading(ctx, reply, missing)
+            ):
                 known.add(owner)
                 accounts.append(owner)
-                more = read_account(ctx, owner)
-                seen_invoices += more
-                for invoice in more:
+                for invoice in read_account(ctx, owner):
                     heapq.heappush(queue, _newest_first(str(invoice.get("invoice_number"))))
+                missing = _unmet(ctx, ctx.session.exchanges)
             else:
                 heapq.heappush(queue, _newest_first(number))
-    return Related(tuple(accounts), tuple(missing_features(seen_invoices)))
+    return tuple(accounts)
+
+
+def _worth_reading(ctx: ScenarioContext, lookup: Exchange, missing: list[Need]) -> bool:
+    """The account of `lookup` may show a missing case: its invoice shows one, or a case
+    only a whole account can show is still missing."""
+    if any(need.scope is Scope.ACCOUNT for need in missing):
+        return True
+    shown = {need.description for need in _unmet(ctx, [lookup])}
+    return any(need.description not in shown for need in missing)

@@ -16,7 +16,12 @@ from billing_toolkit.conformance.reporting import reproduction
 from billing_toolkit.conformance.runner import RunReport
 from billing_toolkit.conformance.writes import describe, describe_totals
 
-STYLES = {Status.PASSED: "green", Status.FAILED: "bold red", Status.SKIPPED: "yellow"}
+STYLES = {
+    Status.PASSED: "green",
+    Status.FAILED: "bold red",
+    Status.SKIPPED: "yellow",
+    Status.NOT_EXERCISED: "magenta",
+}
 TABLE_MIN_WIDTH = 120
 """Below this width (or without a terminal: CI logs) the checks are a plain list, since a
 table squeezed into 80 columns folds its detail column to a word per line."""
@@ -96,7 +101,9 @@ def print_summary(console: Console, report: RunReport, secrets: Mapping[str, str
     console.print(
         Text(
             f"\n{report.count(Status.PASSED)} passed, {report.count(Status.FAILED)} failed, "
-            f"{report.count(Status.SKIPPED)} skipped · {report.requests} requests · {mode} · "
+            f"{report.count(Status.SKIPPED)} skipped, "
+            f"{report.count(Status.NOT_EXERCISED)} not exercised · {report.requests} requests · "
+            f"{mode} · "
             f"seed {report.seed}"
         ),
         soft_wrap=True,

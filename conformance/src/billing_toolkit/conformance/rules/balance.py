@@ -13,7 +13,7 @@ from billing_toolkit.conformance.checks.base import Findings
 from billing_toolkit.conformance.contract_facts import ContractFacts
 from billing_toolkit.conformance.rules.base import RuleJudge, amounts
 from billing_toolkit.conformance.rules.observations import Ledger
-from billing_toolkit.conformance.rules.walks import complete_walks
+from billing_toolkit.conformance.rules.walks import walks_by_state
 
 ZERO = Decimal("0.00")
 
@@ -39,7 +39,7 @@ def judge_net(ledger: Ledger, facts: ContractFacts) -> Findings:
 
 def _pairs(ledger: Ledger):  # type: ignore[no-untyped-def]
     """(balance observation, invoices of a complete walk at the same account and epoch)."""
-    by_state = {(w.account, w.epoch): w for w in complete_walks(ledger, "listInvoices")}
+    by_state = walks_by_state(ledger, "listInvoices")
     for seen in ledger.of("getBalance"):
         walk = by_state.get((seen.account or "", seen.epoch))
         body = seen.body()

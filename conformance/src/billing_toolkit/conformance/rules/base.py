@@ -7,7 +7,7 @@ often it was exercised. Judges never send a request; probes (`conformance/probes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -35,6 +35,13 @@ def amount(value: Any, facts: ContractFacts) -> Decimal | None:
 def amounts(values: list[Any], facts: ContractFacts) -> list[Decimal] | None:
     parsed = [amount(value, facts) for value in values]
     return None if any(value is None for value in parsed) else parsed  # type: ignore[return-value]
+
+
+def report(findings: Findings, seen: Observation, problems: Iterable[str]) -> None:
+    """Count `seen` as exercising the rule and add each of its problems, with its exchange."""
+    findings.inspected += 1
+    for problem in problems:
+        findings.add(f"{seen.exchange.describe()}: {problem}", seen.exchange)
 
 
 def resources_in(

@@ -28,7 +28,7 @@ def invoices(ledger: Ledger) -> Iterator[tuple[Observation, dict[str, Any]]]:
     return resources_in(ledger, "getInvoice", "listInvoices", INVOICE_KEYS)
 
 
-def _date(value: Any) -> date | None:
+def iso_date(value: Any) -> date | None:
     try:
         return date.fromisoformat(value) if isinstance(value, str) else None
     except ValueError:
@@ -46,7 +46,7 @@ def judge_arithmetic(ledger: Ledger, facts: ContractFacts) -> Findings:
     return findings
 
 
-def _today(ledger: Ledger) -> dict[int, date]:
+def today_at(ledger: Ledger) -> dict[int, date]:
     """Observation index → the business date of the closest balance at or before it."""
     days: dict[int, date] = {}
     current: date | None = None
@@ -54,8 +54,8 @@ def _today(ledger: Ledger) -> dict[int, date]:
     for seen in ledger.observations:
         body = seen.body() if seen.operation_id == "getBalance" and seen.ok else None
         as_of = body.get("as_of") if isinstance(body, dict) else None
-        if isinstance(as_of, str) and _date(as_of[:10]) is not None:
-            current = _date(as_of[:10])
+        if isinstance(as_of, str) and iso_date(as_of[:10]) is not None:
+            current = iso_date(as_of[:10])
             for index in pending:
                 days[index] = current  # type: ignore[assignment]
             pending = []
@@ -68,7 +68,7 @@ def _today(ledger: Ledger) -> dict[int, date]:
 
 def judge_status(ledger: Ledger, facts: ContractFacts) -> Findings:
     findings = Findings()
-    today = _today(ledger)
+    today = today_at(ledger)
     for seen, invoice in invoices(ledger):
         status, due = invoice.get("status"), amount(invoice.get("amount_due"), facts)
         if due is None or status == "void":
@@ -80,7 +80,7 @@ def judge_status(ledger: Ledger, facts: ContractFacts) -> Findings:
             findings.add(f"{where}: {number} is paid but still owes {due}", seen.exchange)
         if status in ("open", "overdue") and due <= ZERO:
             findings.add(f"{where}: {number} is {status} but owes {due}", seen.exchange)
-        day, due_date = today.get(seen.index), _date(invoice.get("due_date"))
+        day, due_date = today.get(seen.index), iso_date(invoice.get("due_date"))
         if day is None or due_date is None:
             continue
         if status == "open" and due_date < day:
@@ -108,8 +108,8 @@ def judge_billing_period(ledger: Ledger, facts: ContractFacts) -> Findings:
         period = invoice.get("billing_period")
         if not isinstance(period, dict):
             continue
-        start, end = _date(period.get("start")), _date(period.get("end"))
-        issued, due = _date(invoice.get("issue_date")), _date(invoice.get("due_date"))
+        start, end = iso_date(period.get("start")), iso_date(period.get("end"))
+        issued, due = iso_date(invoice.get("issue_date")), iso_date(invoice.get("due_date"))
         if start is None or end is None or issued is None or due is None or start.day > 28:
             continue
         findings.inspected += 1

@@ -17,6 +17,7 @@ from billing_toolkit.conformance.contract_facts import ContractFacts
 from billing_toolkit.conformance.rules.base import RuleJudge, amount, amounts, resources_in
 from billing_toolkit.conformance.rules.invoices import invoices
 from billing_toolkit.conformance.rules.observations import Ledger, Observation
+from billing_toolkit.conformance.rules.walks import walks_by_state
 
 ZERO = Decimal("0.00")
 PAYMENT_KEYS = frozenset({"payment_id", "amount", "allocations", "unapplied_amount"})
@@ -60,4 +61,56 @@ def judge_allocation(ledger: Ledger, facts: ContractFacts) -> Findings:
     return findings
 
 
-JUDGES = (RuleJudge("payment.allocation", judge_allocation),)
+def judge_listed(ledger: Ledger, facts: ContractFacts) -> Findings:
+    """Each payment the run booked, wherever a list shows it, is its 201 body; over a
+    complete walk of an account's payments, the allocations to each invoice of a complete
+    invoice walk in the same state add up to no more than its amount_paid."""
+    findings = Findings()
+    created = {
+        str(payment["payment_id"]): payment
+        for seen, payment in payments(ledger)
+        if seen.operation_id == "createPayment"
+    }
+    for seen, payment in payments(ledger):
+        booked = created.get(str(payment["payment_id"]))
+        if seen.operation_id != "listPayments" or booked is None:
+            continue
+        findings.inspected += 1
+        if payment != booked:
+            changed = sorted(
+                k for k in payment.keys() | booked.keys() if payment.get(k) != booked.get(k)
+            )
+            findings.add(
+                f"{seen.exchange.describe()}: {payment['payment_id']} is listed with other "
+                f"{', '.join(changed)} than its 201 returned",
+                seen.exchange,
+            )
+    invoice_walks = walks_by_state(ledger, "listInvoices")
+    for state, walk in walks_by_state(ledger, "listPayments").items():
+        listed = invoice_walks.get(state)
+        if listed is None:
+            continue
+        findings.inspected += 1
+        allocated: dict[str, Decimal] = {}
+        for payment in walk.items:
+            for part in payment.get("allocations") or []:
+                value = amount(part.get("amount"), facts) if isinstance(part, dict) else None
+                if value is not None:
+                    number = str(part.get("invoice_number"))
+                    allocated[number] = allocated.get(number, ZERO) + value
+        for invoice in listed.items:
+            paid = amount(invoice.get("amount_paid"), facts)
+            number = str(invoice.get("invoice_number"))
+            if paid is not None and allocated.get(number, ZERO) > paid:
+                findings.add(
+                    f"{walk.last.exchange.describe()}: the payments allocate "
+                    f"{allocated[number]} to {number}, which shows amount_paid {paid}",
+                    walk.last.exchange,
+                )
+    return findings
+
+
+JUDGES = (
+    RuleJudge("payment.allocation", judge_allocation),
+    RuleJudge("payment.listed", judge_listed),
+)

@@ -183,6 +183,58 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
             "and refuse it elsewhere"
         ),
     ),
+    "subscription.billing_dates": (
+        (
+            "every subscription read, against the as_of of the nearest balance and the "
+            "customer record's created_at: next_billing_date, null when cancelled, start_date"
+        ),
+        (
+            "derive next_billing_date from billing_day and today's date with calendar "
+            "arithmetic (clamped to the month's end), never store it beside the day"
+        ),
+    ),
+    "subscription.pending_change": (
+        (
+            "every subscription with a scheduled plan change (discovery looks for one): its "
+            "plan is in the catalogue the run read, is not the current one, and starts on "
+            "next_billing_date"
+        ),
+        (
+            "schedule a plan change for the next billing day computed by the same function "
+            "as next_billing_date, and only to a plan of the tenant's catalogue"
+        ),
+    ),
+    "plan.catalogue": (
+        (
+            "every catalogue read (one entry per plan, by plan_id, positive prices) and every "
+            "subscription's plan (equal to the catalogue's, in the account's currency)"
+        ),
+        (
+            "serve the subscription's plan from the same catalogue rows as listPlans, and "
+            "only subscribe an account to a plan in its own currency"
+        ),
+    ),
+    "customer.status": (
+        (
+            "every customer record next to a complete invoice walk of the same account and "
+            "epoch, on the day of the nearest balance; every subscription's status against "
+            "the customer's (discovery looks for an account with several overdue invoices)"
+        ),
+        (
+            "suspend in the same job that marks invoices overdue, 10 days after the due date, "
+            "and reactivate in the write that pays the last overdue invoice"
+        ),
+    ),
+    "payment.listed": (
+        (
+            "the run's own payment (with --allow-writes) wherever a list shows it, against "
+            "its 201; every complete payment walk against the invoice walk of the same state"
+        ),
+        (
+            "serialise listed payments with the same code as the 201 body, from the same "
+            "allocation rows that update the invoices' amount_paid"
+        ),
+    ),
     "request_id.echo": (
         (
             "every response of the run; the probe sends X-Request-Id on 400, 401, 404 and 405 "

@@ -78,3 +78,9 @@ def complete_walks(ledger: Ledger, operation_id: str, *, filtered: bool = False)
         for walk in walks(ledger, [operation_id])
         if walk.complete and (filtered or not walk.filters)
     ]
+
+
+def walks_by_state(ledger: Ledger, operation_id: str) -> dict[tuple[str, int], Walk]:
+    """(account, epoch) → a complete unfiltered walk of `operation_id` in that state: what a
+    response of the same account and epoch must agree with."""
+    return {(w.account, w.epoch): w for w in complete_walks(ledger, operation_id)}
