@@ -19,6 +19,14 @@ from typing import Any
 
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline
+from billing_toolkit.client.due_figures import (
+    arrears_data,
+    arrears_evidence,
+    arrears_of,
+    days_until_due,
+    due_evidence,
+)
+from billing_toolkit.client.models.billing import Balance, Invoice
 from billing_toolkit.client.tool_result import ToolResult
 
 TENANT = "fibranet"
@@ -451,12 +459,12 @@ class FakeCapabilities:
         return self._customer("customer_by_national_id", "national_id", national_id)
 
     def balance(self, account_number: str) -> ToolResult:
-        data = self._accounts()[account_number].balance
+        stored = self._accounts()[account_number].balance
+        model = Balance.model_validate(stored)
+        data = {**stored, "days_until_due": days_until_due(model)}
+        text = _balance_evidence(stored) + due_evidence(model)
         return self._answer(
-            "balance",
-            (account_number,),
-            {},
-            lambda: ToolResult("balance", True, _balance_evidence(data), data),
+            "balance", (account_number,), {}, lambda: ToolResult("balance", True, text, data)
         )
 
     def invoices(
@@ -525,6 +533,20 @@ class FakeCapabilities:
             (account_number,),
             {},
             lambda: ToolResult("plan", True, _plan_evidence(sub, pending), data),
+        )
+
+    def arrears(self, account_number: str) -> ToolResult:
+        """The real computation (`client/due_figures.py`) over the fake account's data."""
+        account = self._accounts()[account_number]
+        found = arrears_of(
+            Balance.model_validate(account.balance),
+            [Invoice.model_validate(i) for i in account.invoices],
+        )
+        return self._answer(
+            "arrears",
+            (account_number,),
+            {},
+            lambda: ToolResult("arrears", True, arrears_evidence(found), arrears_data(found)),
         )
 
     def bill_change(self, account_number: str) -> ToolResult:

@@ -12,9 +12,10 @@ import pytest
 
 from billing_toolkit.assistant.commands.eval_cli import run_evaluation
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
+from billing_toolkit.assistant.evaluation.record import CustomerRecord
 from billing_toolkit.assistant.evaluation.report import summarize
 from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
-from billing_toolkit.assistant.evaluation.truth import Facts, text_facts, wrong_items
+from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
 from billing_toolkit.assistant.text.identifiers import find_identifiers
 from billing_toolkit.assistant.turn.intents import route
 from billing_toolkit.assistant.vocabulary.intents import Intent
@@ -60,6 +61,42 @@ def test_every_escalation_reason_the_suite_provokes_is_counted(summary: dict[str
         assert counts[reason] > 0
     assert sum(counts.values()) == summary["actions"]["escalate"]
     assert summary["latency_ms"]["p95"] >= summary["latency_ms"]["p50"] > 0
+
+
+ISSUE_25_CLASSES = (
+    "complaint-",
+    "person-after-question-",
+    "sales-",
+    "period-",
+    "suffix-",
+    "computed-",
+    "referent-",
+    "parts-",
+    "answer-",
+    "courtesy-",
+)
+
+
+def test_the_assistant_answers_what_it_can_and_hands_over_what_it_must(
+    summary: dict[str, Any],
+) -> None:
+    helpful = summary["helpfulness"]
+    assert helpful["complaint"]["turns"] >= 10 and helpful["complaint"]["recall"] == 1.0
+    assert helpful["person_request"]["turns"] >= 20 and helpful["person_request"]["recall"] == 1.0
+    assert helpful["false_hand_overs"] <= 0.02 and helpful["answered"] >= 0.98
+    assert helpful["handed_over"] == 1.0
+    assert 0 < helpful["parts_answered"] < helpful["parts_asked"]  # named parts are counted
+    assert summary["escalations"]["COMPLAINT"] == helpful["complaint"]["turns"]
+    for prefix in ISSUE_25_CLASSES:
+        figures = summary["classes"][prefix.split("-")[0]]
+        assert figures["turns"] > 0 and figures["as_expected"] == figures["turns"], prefix
+
+
+def test_every_class_of_issue_25_has_its_scenarios() -> None:
+    ids = [s.id for s in load_scenarios()]
+    counts = {prefix: sum(i.startswith(prefix) for i in ids) for prefix in ISSUE_25_CLASSES}
+    assert all(count >= 3 for count in counts.values()), counts
+    assert sum(counts.values()) >= 80
 
 
 def test_the_shipped_suite_covers_what_the_issue_asks() -> None:
@@ -150,3 +187,30 @@ def test_verified_wrong_compares_every_figure_with_the_record(
 def test_a_cited_chunk_backs_its_own_figures() -> None:
     chunk = text_facts(["La reconexión cuesta USD 5,00 y se cobra el 05/01/2026."])
     assert wrong_items("La reconexión cuesta USD 5,00.", RECORD | chunk, "") == []
+
+
+def test_the_late_fees_of_the_overdue_invoices_summed_are_a_record_figure() -> None:
+    def invoice(number: str, status: str, fee: str) -> dict[str, Any]:
+        return {
+            "invoice_number": number,
+            "status": status,
+            "issue_date": "2026-10-06",
+            "total": "30.00",
+            "line_items": [{"kind": "late_fee", "amount": fee}],
+        }
+
+    record = CustomerRecord(
+        customer={"account_number": "1000004821"},
+        balance={},
+        subscription={},
+        invoices=(
+            invoice("INV-2026-004100", "overdue", "1.50"),
+            invoice("INV-2026-004200", "overdue", "1.62"),
+            invoice("INV-2026-004300", "paid", "9.00"),
+        ),
+        payments=(),
+    )
+    facts = record_facts(record)
+    assert wrong_items("De eso, USD 3,12 es recargo por mora.", facts, "") == []
+    # a paid invoice's fee is not arrears: 12,12 is no figure of the record
+    assert wrong_items("De eso, USD 12,12 es recargo por mora.", facts, "") == ["12,12"]

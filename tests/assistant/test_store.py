@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ from billing_toolkit.assistant.store import (
     SqlConversationStore,
     open_conversation_store,
 )
+from billing_toolkit.assistant.store.model import Referent, Referents
+from billing_toolkit.assistant.store.referent_column import decode
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.vocabulary.escalation import (
     AgentSummary,
@@ -134,3 +137,50 @@ def test_an_unusable_sqlite_store_is_a_clear_error_naming_the_file(
         path.write_bytes(contents)
     with pytest.raises(ValueError, match=f"cannot open the conversation store {path}"):
         open_conversation_store(f"sqlite:///{path}")
+
+
+UNTIL = datetime(2026, 11, 29, 12, 30, tzinfo=UTC)
+SHOWN = Referents(
+    (Referent("invoice", "INV-2026-004281"), Referent("invoice", "INV-2026-004102")), UNTIL
+)
+
+
+def test_referents_round_trip_with_their_expiry(any_store: SqlConversationStore) -> None:
+    saved = any_store.save(Conversation("fibranet", PHONE, referents=SHOWN))
+    stored = any_store.get("fibranet", PHONE)
+    assert stored == saved and stored.referents == SHOWN
+    in_state = any_store.in_state("fibranet", ConversationState.BOT)
+    assert [w.conversation.referents for w in in_state] == [SHOWN]
+
+
+def test_a_store_made_before_referents_gains_the_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute(
+            "CREATE TABLE conversations (tenant TEXT NOT NULL, phone TEXT NOT NULL, "
+            "state TEXT NOT NULL, verified_account TEXT, pending_question TEXT, "
+            "language TEXT NOT NULL, agent_id TEXT, updated_at TEXT NOT NULL, "
+            "PRIMARY KEY (tenant, phone))"
+        )
+        old.execute(
+            "INSERT INTO conversations VALUES ('fibranet', ?, 'bot', NULL, NULL, 'es', NULL, "
+            "'2026-11-29T12:00:00+00:00')",
+            (PHONE,),
+        )
+    store = open_conversation_store(f"sqlite:///{path}")
+    try:
+        assert store.get("fibranet", PHONE).referents == Referents()
+        store.save(Conversation("fibranet", PHONE, referents=SHOWN))
+        assert store.get("fibranet", PHONE).referents == SHOWN
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("text", ["not json", '{"items": [["invoice"]]}', '{"items": []}'])
+def test_an_unreadable_referents_value_is_no_referents(text: str) -> None:
+    assert decode(text) == Referents()
+
+
+def test_expired_referents_point_at_nothing() -> None:
+    assert SHOWN.live(UNTIL - timedelta(seconds=1)) == SHOWN.items
+    assert SHOWN.live(UNTIL) == ()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from billing_toolkit.assistant.guards.grounding import GroundingVerifier
+from billing_toolkit.assistant.guards.grounding import GroundingResult, GroundingVerifier
 from billing_toolkit.assistant.narrator import (
     EvidenceChunk,
     NarrationError,
@@ -26,6 +26,7 @@ from tests.assistant.assistant_fakes import (
     _bill_change,
     _payment_evidence,
 )
+from tests.client import payloads
 
 
 def narrate(
@@ -35,6 +36,12 @@ def narrate(
     chunks: tuple[EvidenceChunk, ...] = (),
 ) -> str:
     request = NarrationRequest("?", language, intent, None, results, chunks)
+    return TemplateNarrator().narrate(request).reply
+
+
+def quote(question: str, chunk: EvidenceChunk) -> str:
+    """The policy answer to `question` from `chunk` alone, in Spanish."""
+    request = NarrationRequest(question, Language.SPANISH, Intent.POLICY, None, (), (chunk,))
     return TemplateNarrator().narrate(request).reply
 
 
@@ -231,10 +238,7 @@ class TestPolicy:
             "ocho. El pago en efectivo se hace en la oficina.",
             "es",
         )
-        request = NarrationRequest(
-            "¿puedo pagar en efectivo?", Language.SPANISH, Intent.POLICY, None, (), (chunk,)
-        )
-        assert TemplateNarrator().narrate(request).reply == (
+        assert quote("¿puedo pagar en efectivo?", chunk) == (
             "Según nuestras políticas: El pago en efectivo se hace en la oficina."
         )
 
@@ -282,6 +286,17 @@ class TestPolicy:
 _CENTS = st.integers(min_value=-(10**9), max_value=10**11)
 
 
+def _verdict(reply: str, evidence: str) -> GroundingResult:
+    """The verifier on a reply that only the tool's evidence may back."""
+    return GroundingVerifier().verify(
+        answer=reply,
+        used_chunk_ids=[],
+        retrieved_chunk_ids=[],
+        evidence_texts=[],
+        tool_result_texts=[evidence],
+    )
+
+
 def _amount(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
@@ -318,11 +333,71 @@ def test_every_balance_narration_is_grounded_in_its_evidence(
     evidence = _balance_evidence(data)
     reply = narrate(Intent.BALANCE, tool("balance", data, evidence), language=language)
     assert not reply.startswith(("Esto es", "This is"))
-    verdict = GroundingVerifier().verify(
-        answer=reply,
-        used_chunk_ids=[],
-        retrieved_chunk_ids=[],
-        evidence_texts=[],
-        tool_result_texts=[evidence],
-    )
+    verdict = _verdict(reply, evidence)
     assert verdict.grounded, verdict.unsupported
+
+
+def _verified(reply: str, evidence: str) -> bool:
+    return _verdict(reply, evidence).grounded
+
+
+class TestComputedFigures:
+    """Days left and arrears: the capability computes them, the narrator only writes them, and
+    the verifier holds the written figure to the computed one."""
+
+    BALANCE = payloads.balance() | {"days_until_due": 11}
+    BALANCE_EVIDENCE = (
+        _balance_evidence(BALANCE)
+        + " 11 days until the next due date 2026-12-10 (computed from as of 2026-11-29)."
+    )
+
+    def test_the_days_left_are_written_and_backed(self) -> None:
+        reply = narrate(Intent.BALANCE, tool("balance", self.BALANCE, self.BALANCE_EVIDENCE))
+        assert "Te quedan 11 días para pagar sin recargo." in reply
+        assert _verified(reply, self.BALANCE_EVIDENCE)
+        assert not _verified(reply.replace("11 días", "12 días"), self.BALANCE_EVIDENCE)
+
+    def test_a_passed_due_date_gets_no_days_left(self) -> None:
+        data = dict(self.BALANCE, days_until_due=-3)
+        assert "Te quedan" not in narrate(Intent.BALANCE, tool("balance", data))
+
+    def test_arrears_state_the_overdue_the_fees_and_the_days(self) -> None:
+        data = {
+            "account_number": "1000004821",
+            "currency": "USD",
+            "overdue_amount": "62.10",
+            "late_fees": "1.62",
+            "days_overdue": 40,
+            "oldest_due_date": "2026-10-20",
+            "overdue_invoices": ["INV-2026-004100", "INV-2026-004200"],
+            "as_of": "2026-11-29",
+        }
+        evidence = (
+            "Arrears of account 1000004821 as of 2026-11-29: overdue USD 62.10; overdue "
+            "invoices INV-2026-004100, INV-2026-004200; late fees billed on them USD 1.62 "
+            "(computed, sum of their late_fee lines); the oldest fell due 2026-10-20, 40 days "
+            "ago (computed)."
+        )
+        reply = narrate(Intent.BALANCE, tool("arrears", data, evidence))
+        assert reply == (
+            "Tienes USD 62,10 vencido (INV-2026-004100, INV-2026-004200). De eso, USD 1,62 es "
+            "recargo por mora ya facturado. La factura vencida más antigua venció el 20 de "
+            "octubre de 2026 y lleva 40 días vencida."
+        )
+        assert _verified(reply, evidence)
+        english = narrate(
+            Intent.BALANCE, tool("arrears", data, evidence), language=Language.ENGLISH
+        )
+        assert english.endswith("has been overdue for 40 days.") and _verified(english, evidence)
+
+
+def test_a_quote_keeps_the_whole_sentence_with_its_abbreviations_and_both_prices() -> None:
+    chunk = EvidenceChunk(
+        "es-7",
+        "Atendemos de 8:00 a. m. a 5:00 p. m. en la oficina. El equipo cuesta USD 45,00 o "
+        "Bs. 1.640,00 y se paga una vez.",
+        "es",
+    )
+    assert quote("¿cuánto cuesta el equipo?", chunk) == (
+        "Según nuestras políticas: El equipo cuesta USD 45,00 o Bs. 1.640,00 y se paga una vez."
+    )

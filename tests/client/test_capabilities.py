@@ -45,9 +45,11 @@ def test_balance_states_every_figure_exactly(api: respx.MockRouter, caps: Capabi
     )
     assert result.evidence_text == (
         "Balance of account 1000004821 as of 2026-11-29T10:00:00Z: amount due USD 45.00; "
-        "overdue USD 0.00; credit USD 0.00; net balance USD 45.00; next due date 2026-12-10."
+        "overdue USD 0.00; credit USD 0.00; net balance USD 45.00; next due date 2026-12-10. "
+        "11 days until the next due date 2026-12-10 (computed from as of 2026-11-29)."
     )
     assert result.data is not None and result.data["net_balance"] == "45.00"
+    assert result.data["days_until_due"] == 11
     assert_json_able(result)
 
 
@@ -363,3 +365,51 @@ async def test_async_capabilities_give_the_same_results(
             A, "INV-2026-004281"
         ) == sync_caps.invoice_by_number(A, "INV-2026-004281")
         assert await async_caps.balance(A) == sync_caps.balance(A)
+
+
+def test_a_passed_due_date_is_stated_as_passed(api: respx.MockRouter, caps: Capabilities) -> None:
+    api.get(BALANCE).mock(return_value=payloads.ok(payloads.balance(next_due_date="2026-11-20")))
+    result = caps.balance(A)
+    assert result.evidence_text is not None
+    assert result.evidence_text.endswith(
+        "The next due date 2026-11-20 passed 9 days ago (computed)."
+    )
+    assert result.data is not None and result.data["days_until_due"] == -9
+
+
+def test_arrears_sums_the_late_fees_of_the_overdue_invoices_and_counts_days_from_as_of(
+    api: respx.MockRouter, caps: Capabilities
+) -> None:
+    late = payloads.line("late_fee", "Recargo por mora", "1.62")
+    older = payloads.invoice(
+        "INV-2026-004100",
+        status="overdue",
+        due_date="2026-10-20",
+        issue_date="2026-10-05",
+        lines=[payloads.line("plan_charge", "Fibra 100", "28.00"), late],
+    )
+    newer = payloads.invoice("INV-2026-004200", status="overdue", due_date="2026-11-20")
+    api.get(BALANCE).mock(
+        return_value=payloads.ok(payloads.balance(overdue_amount="62.10", next_due_date=None))
+    )
+    invoices = api.get(INVOICES).mock(return_value=payloads.ok(payloads.page([newer, older])))
+    result = caps.arrears(A)
+    assert invoices.calls.last.request.url.params["status"] == "overdue"
+    assert result.ok and result.data is not None
+    assert result.data["overdue_invoices"] == ["INV-2026-004100", "INV-2026-004200"]
+    assert (result.data["late_fees"], result.data["days_overdue"]) == ("1.62", 40)
+    assert result.evidence_text == (
+        "Arrears of account 1000004821 as of 2026-11-29: overdue USD 62.10; overdue invoices "
+        "INV-2026-004100, INV-2026-004200; late fees billed on them USD 1.62 (computed, sum of "
+        "their late_fee lines); the oldest fell due 2026-10-20, 40 days ago (computed)."
+    )
+
+
+def test_arrears_with_nothing_overdue_says_so(api: respx.MockRouter, caps: Capabilities) -> None:
+    api.get(BALANCE).mock(return_value=payloads.ok(payloads.balance()))
+    api.get(INVOICES).mock(return_value=payloads.ok(payloads.page([])))
+    result = caps.arrears(A)
+    assert result.data is not None and result.data["days_overdue"] is None
+    assert result.evidence_text == (
+        "Arrears of account 1000004821 as of 2026-11-29: overdue USD 0.00; no invoice is overdue."
+    )

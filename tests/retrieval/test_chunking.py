@@ -73,3 +73,13 @@ def test_shipped_kb_chunks_carry_language_from_their_folder(shipped_chunks: list
     assert {c.language for c in shipped_chunks} == {"es", "en"}
     assert all(c.document.startswith(f"{c.language}/") for c in shipped_chunks)
     assert len({c.chunk_id for c in shipped_chunks}) == len(shipped_chunks)
+
+
+def test_a_long_section_is_never_cut_at_an_abbreviation() -> None:
+    sentence = "Abrimos de 8:00 a. m. a 5:00 p. m. y el equipo cuesta USD 45,00 o Bs. 1.640,00."
+    doc = "# Oficinas\n\n" + " ".join([sentence] * 6)
+    chunks = chunk_markdown("d.md", doc, language="es", max_words=40)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        body = chunk.text.split("\n", 1)[-1].strip()
+        assert body.startswith("Abrimos") and body.endswith("Bs. 1.640,00."), body

@@ -66,6 +66,10 @@ class CapabilityMethods(ABC, Generic[R]):
         """Exact lookup; another customer's invoice is reported exactly like a missing one."""
         return self._run(flows.invoice_by_number(account_number, invoice_number))
 
+    def arrears(self, account_number: str) -> R:
+        """What is overdue, the late fees billed on it and the days since it fell due."""
+        return self._run(flows.arrears(account_number))
+
     def last_payment(self, account_number: str) -> R:
         return self._run(flows.last_payment(account_number))
 

@@ -14,6 +14,13 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 from billing_toolkit.client.bill_change import compare
+from billing_toolkit.client.due_figures import (
+    arrears_data,
+    arrears_evidence,
+    arrears_of,
+    days_until_due,
+    due_evidence,
+)
 from billing_toolkit.client.errors import (
     AuthenticationError,
     BillingError,
@@ -41,6 +48,8 @@ Ask = Callable[[Any], Any]
 
 CapabilityFlow = Generator[Ask, Any, ToolResult]
 
+ARREARS_PAGE = 100
+"""The overdue invoices read for `arrears` (the contract's page maximum)."""
 BILL_CHANGE_PAGE = 6
 BILL_CHANGE_MAX_PAGES = 10
 """`bill_change` skips void invoices; it reads at most this many pages to find two others."""
@@ -77,8 +86,18 @@ def _customer(capability: str, **lookup: str) -> CapabilityFlow:
 
 
 def _balance(account_number: str) -> CapabilityFlow:
+    """The balance, and the days left to its next due date (computed)."""
     balance = yield lambda c: c.get_balance(account_number)
-    return ToolResult("balance", True, balance_evidence(balance), balance.model_dump(mode="json"))
+    data = balance.model_dump(mode="json") | {"days_until_due": days_until_due(balance)}
+    return ToolResult("balance", True, balance_evidence(balance) + due_evidence(balance), data)
+
+
+def _arrears(account_number: str) -> CapabilityFlow:
+    """What is overdue: the amount, the late fees billed on it and how long it has been due."""
+    balance = yield lambda c: c.get_balance(account_number)
+    page = yield lambda c: c.list_invoices(account_number, status="overdue", limit=ARREARS_PAGE)
+    arrears = arrears_of(balance, page.data)
+    return ToolResult("arrears", True, arrears_evidence(arrears), arrears_data(arrears))
 
 
 def _invoices(account_number: str, status: str | None, limit: int) -> CapabilityFlow:
@@ -212,6 +231,10 @@ def invoice_by_number(account_number: str, invoice_number: str) -> CapabilityFlo
     subject = f"invoice {invoice_number} on account {account_number}"
     flow = _invoice_by_number(account_number, invoice_number)
     return _guarded("invoice_by_number", subject, flow)
+
+
+def arrears(account_number: str) -> CapabilityFlow:
+    return _guarded("arrears", _account(account_number), _arrears(account_number))
 
 
 def last_payment(account_number: str) -> CapabilityFlow:

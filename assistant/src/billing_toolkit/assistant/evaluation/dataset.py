@@ -16,6 +16,7 @@ from typing import Any
 
 from billing_toolkit.assistant.evaluation.record import CustomerRecord, SystemOfRecord
 from billing_toolkit.assistant.evaluation.scenarios import Scenario, ScenarioError
+from billing_toolkit.assistant.text.months import ENGLISH_NAMES, SPANISH_NAMES
 
 UNKNOWN_PHONE = "+584120000100"
 """Subscriber numbers are issued from 1000000, so no customer has this one (checked)."""
@@ -121,6 +122,10 @@ class DatasetRoles:
         def latest() -> str:
             return str(need().invoices_by_issue()[-1]["invoice_number"])
 
+        def latest_month(names: tuple[str, ...]) -> str:
+            start = str(need().invoices_by_issue()[-1]["billing_period"]["start"])
+            return names[int(start[5:7]) - 1]
+
         def national_id_dotted() -> str:
             national_id = str(need().customer["national_id"])
             letter, digits = national_id.split("-", 1)
@@ -147,6 +152,9 @@ class DatasetRoles:
             "invoice_latest_slashed": lambda: latest().replace("-", "/"),
             "invoice_latest_fullwidth": lambda: latest().translate(_FULL_WIDTH),
             "invoice_latest_no_prefix": lambda: latest().removeprefix("INV-"),
+            "invoice_latest_suffix": lambda: latest()[-4:],
+            "invoice_latest_month_es": lambda: latest_month(SPANISH_NAMES),
+            "invoice_latest_month_en": lambda: latest_month(ENGLISH_NAMES),
             "invoice_malformed": lambda: latest()[:-6] + latest()[-5:],
             "invoice_discounted": lambda: str(self.discounted_invoice["invoice_number"]),
             "near_first": lambda: self._pair("transposition")["first"],

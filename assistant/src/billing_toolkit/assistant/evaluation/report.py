@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from billing_toolkit.assistant.evaluation.runner import EvaluationReport
+from billing_toolkit.assistant.evaluation.runner import EvaluationReport, TurnOutcome
 from billing_toolkit.assistant.turn.result import Action
 from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
@@ -25,6 +26,66 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 def _rate(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
+
+
+def _parts(turn: TurnOutcome) -> tuple[int, int]:
+    """(parts asked, parts answered) of a replied turn, from its trace's context stage."""
+    context = next(
+        (r for r in turn.result.trace if r.stage == "context" and r.decision == "available"),
+        None,
+    )
+    if context is None:
+        return (1, 1) if turn.result.action is Action.REPLY else (0, 0)
+    return int(context.detail["parts"]), int(context.detail["answered"])
+
+
+def helpfulness(turns: Sequence[TurnOutcome]) -> dict[str, Any]:
+    """Whether the assistant answers what it can and hands over what it must.
+
+    Answerable turns (the scenario expects a reply) answered rather than handed over; turns
+    that must reach a person (the scenario expects a hand-over) handed over; and per reason
+    that is the subscriber's own — a complaint, a request for a person — the recall of that
+    very reason. Parts: of the questions in replied messages, how many were answered (the
+    rest are named in the reply, never dropped)."""
+    answerable = [t for t in turns if t.turn.action is Action.REPLY]
+    must_hand_over = [t for t in turns if t.turn.action is Action.ESCALATE]
+    parts = [_parts(t) for t in turns if t.result.action is Action.REPLY]
+
+    def recall(reason: EscalationReason) -> dict[str, Any]:
+        wanted = [t for t in turns if t.turn.reason is reason]
+        caught = sum(t.result.reason is reason for t in wanted)
+        return {"turns": len(wanted), "recall": _rate(caught, len(wanted))}
+
+    return {
+        "answerable_turns": len(answerable),
+        "answered": _rate(
+            sum(t.result.action is Action.REPLY for t in answerable), len(answerable)
+        ),
+        "false_hand_overs": _rate(
+            sum(t.result.action is Action.ESCALATE for t in answerable), len(answerable)
+        ),
+        "must_hand_over_turns": len(must_hand_over),
+        "handed_over": _rate(
+            sum(t.result.action is Action.ESCALATE for t in must_hand_over), len(must_hand_over)
+        ),
+        "complaint": recall(EscalationReason.COMPLAINT),
+        "person_request": recall(EscalationReason.USER_REQUEST),
+        "parts_asked": sum(asked for asked, _ in parts),
+        "parts_answered": sum(answered for _, answered in parts),
+    }
+
+
+def by_class(turns: Sequence[TurnOutcome]) -> dict[str, dict[str, int]]:
+    """Turns and turns as expected per class of scenario — the id's first word
+    (`period-month-es` is a `period` scenario) — so a class that regresses shows by name."""
+    classes: dict[str, dict[str, int]] = {}
+    for turn in turns:
+        figures = classes.setdefault(
+            turn.scenario_id.split("-", 1)[0], {"turns": 0, "as_expected": 0}
+        )
+        figures["turns"] += 1
+        figures["as_expected"] += not turn.failures and not turn.wrong
+    return dict(sorted(classes.items()))
 
 
 def summarize(report: EvaluationReport) -> dict[str, Any]:
@@ -53,6 +114,8 @@ def summarize(report: EvaluationReport) -> dict[str, Any]:
             sum(bool(t.wrong_identifier) for t in identifier_turns), len(identifier_turns)
         ),
         "identifier_turns": len(identifier_turns),
+        "helpfulness": helpfulness(turns),
+        "classes": by_class(turns),
         "latency_ms": {
             "p50": _percentile(latencies, 0.50),
             "p95": _percentile(latencies, 0.95),
@@ -91,6 +154,24 @@ def render(summary: dict[str, Any], console: Console) -> None:
     )
     latency = summary["latency_ms"]
     headline.add_row("turn latency p50 / p95", f"{latency['p50']:.1f} ms / {latency['p95']:.1f} ms")
+    helpful = summary["helpfulness"]
+    headline.add_row(
+        "answerable turns answered (not handed over)",
+        f"{helpful['answered']:.1%} of {helpful['answerable_turns']}",
+    )
+    headline.add_row(
+        "must-hand-over turns handed over",
+        f"{helpful['handed_over']:.1%} of {helpful['must_hand_over_turns']}",
+    )
+    headline.add_row(
+        "complaint / person-request recall",
+        f"{helpful['complaint']['recall']:.1%} of {helpful['complaint']['turns']} / "
+        f"{helpful['person_request']['recall']:.1%} of {helpful['person_request']['turns']}",
+    )
+    headline.add_row(
+        "parts answered / parts asked",
+        f"{helpful['parts_answered']} / {helpful['parts_asked']}",
+    )
     headline.add_row("expectation failures", str(len(summary["expectation_failures"])))
     console.print(headline)
 
@@ -101,6 +182,13 @@ def render(summary: dict[str, Any], console: Console) -> None:
     for reason, count in summary["escalations"].items():
         escalations.add_row(reason, str(count), f"{summary['escalation_rate'][reason]:.1%}")
     console.print(escalations)
+
+    classes = Table(title="scenario classes (turns as expected / turns)")
+    classes.add_column("class")
+    classes.add_column("as expected", justify="right")
+    for name, figures in summary["classes"].items():
+        classes.add_row(name, f"{figures['as_expected']} / {figures['turns']}")
+    console.print(classes)
 
     faults = Table(title="narration-fault injection (every injected fault must be caught)")
     for column in ("fault", "injected", "caught", "slipped"):

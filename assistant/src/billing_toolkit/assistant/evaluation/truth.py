@@ -10,7 +10,7 @@ Precisely, a reply is verified-wrong when it states any of:
   reads it (`text/amounts.py`: the last `.` or `,` is the decimal mark, a minus in any
   spelling is part of the value), whose signed value is not a money value of the record, not
   the difference between an invoice and the one before it (the total, or the sum of one kind
-  of line), and not in a cited chunk; a figure after an ambiguous detached dash (`- 0,16`) is
+  of line), not the late fees of the overdue invoices summed, and not in a cited chunk; a figure after an ambiguous detached dash (`- 0,16`) is
   wrong unless both of its readings are backed, and backs nothing as chunk text;
 - a date whose value is not a date of the record or of a cited chunk (a date written without a
   year matches on month and day; a date that cannot be read unambiguously is wrong).
@@ -88,6 +88,20 @@ def _invoice_differences(record: CustomerRecord) -> set[Decimal]:
     return differences
 
 
+def _overdue_late_fees(record: CustomerRecord) -> Decimal:
+    """What `arrears` may state: the late-fee lines of the overdue invoices, summed."""
+    return sum(
+        (
+            Decimal(line["amount"])
+            for invoice in record.invoices
+            if invoice["status"] == "overdue"
+            for line in invoice["line_items"]
+            if line["kind"] == "late_fee"
+        ),
+        Decimal(0),
+    )
+
+
 def record_facts(record: CustomerRecord | None) -> Facts:
     """Every identifier, money value and date in the customer's record."""
     if record is None:
@@ -109,7 +123,9 @@ def record_facts(record: CustomerRecord | None) -> Facts:
         date(int(m[1]), int(m[2]), int(m[3])) for leaf in leaves if (m := _ISO_DATE.match(leaf))
     }
     return Facts(
-        frozenset(identifiers), frozenset(amounts | _invoice_differences(record)), frozenset(dates)
+        frozenset(identifiers),
+        frozenset(amounts | _invoice_differences(record) | {_overdue_late_fees(record)}),
+        frozenset(dates),
     )
 
 

@@ -31,6 +31,7 @@ from billing_toolkit.assistant.text.dates import format_date
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.assistant.text.sentences import split_sentences
 from billing_toolkit.assistant.vocabulary.intents import Intent
 from billing_toolkit.client.tool_result import ToolResult
 
@@ -100,7 +101,35 @@ def _balance(w: _Writer, data: Data) -> str:
     if data.get("next_due_date"):
         day = w.day(data["next_due_date"])
         text += w.t(f" Tu próximo vencimiento es el {day}.", f" Your next due date is {day}.")
+    days = data.get("days_until_due")
+    if days is not None and days >= 0:
+        text += w.t(
+            f" Te quedan {days} días para pagar sin recargo.",
+            f" You have {days} days left to pay without a late fee.",
+        )
     return text
+
+
+def _arrears(w: _Writer, data: Data) -> str:
+    """What is overdue, how long and how much of it is late fees: figures the capability
+    computed, never the narrator."""
+    c = data["currency"]
+    if not data["overdue_invoices"]:
+        return w.t(
+            "No tienes facturas vencidas: no hay mora en tu cuenta.",
+            "You have no overdue invoices: nothing is in arrears on your account.",
+        )
+    overdue, fees = w.money(data["overdue_amount"], c), w.money(data["late_fees"], c)
+    numbers = ", ".join(data["overdue_invoices"])
+    since = w.day(data["oldest_due_date"])
+    return w.t(
+        f"Tienes {overdue} vencido ({numbers}). De eso, {fees} es recargo por mora ya "
+        f"facturado. La factura vencida más antigua venció el {since} y lleva "
+        f"{data['days_overdue']} días vencida.",
+        f"You have {overdue} overdue ({numbers}). Of that, {fees} is late fees already "
+        f"billed. The oldest overdue invoice fell due on {since} and has been overdue for "
+        f"{data['days_overdue']} days.",
+    )
 
 
 def _invoice_line(w: _Writer, invoice: Data) -> str:
@@ -290,11 +319,15 @@ _BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
     Intent.BILL_CHANGE: _bill_change,
 }
 
+_BY_CAPABILITY: dict[str, Callable[[_Writer, Data], str]] = {"arrears": _arrears}
+"""Capabilities whose data has a shape of its own, whatever the intent."""
+
 
 def _from_tool(w: _Writer, intent: Intent, result: ToolResult) -> str:
     """Narrate one tool result, or quote its evidence when its data has an unknown shape."""
     try:
-        return _BY_INTENT[intent](w, result.data or {})
+        narrate = _BY_CAPABILITY.get(result.capability) or _BY_INTENT[intent]
+        return narrate(w, result.data or {})
     except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
         if not result.evidence_text:
             raise NarrationError(f"cannot narrate {result.capability}: {exc!r}") from exc
@@ -338,7 +371,6 @@ def _overdue(w: _Writer, data: Data) -> str:
 
 _SERVICE_PARTS: dict[str, Callable[[_Writer, Data], str]] = {"plan": _service, "balance": _overdue}
 _WORD = re.compile(r"\w+")
-_SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
 MAX_SENTENCES = 3
 
 
@@ -366,7 +398,7 @@ def _sentences(chunk: EvidenceChunk) -> list[str]:
         elif stripped[0] in "-*|•":
             units.append(stripped)
         else:
-            units += [piece.strip() for piece in _SENTENCE.split(stripped) if piece.strip()]
+            units += split_sentences(stripped)
     return units
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from billing_toolkit.assistant.retrieval.kinds import block_kind
 from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.text.sentences import split_sentences
 
 DEFAULT_MAX_WORDS = 160
 """Big enough for a policy paragraph with its example, small enough that pruning one chunk
@@ -24,7 +25,6 @@ saves real prompt tokens."""
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def _sections(markdown: str) -> Iterator[_Section]:
 
 def _split_long(block: str, max_words: int) -> Iterator[str]:
     """Cut an over-long block at sentence (or line) ends, never inside a sentence."""
-    pieces = [p for line in block.splitlines() for p in _SENTENCE_END.split(line) if p.strip()]
+    pieces = [p for line in block.splitlines() for p in split_sentences(line)]
     current: list[str] = []
     for piece in pieces:
         if current and len(" ".join(current + [piece]).split()) > max_words:

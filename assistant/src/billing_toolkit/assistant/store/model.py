@@ -8,7 +8,7 @@ and a bot answering after it escalated undoes the escalation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -24,13 +24,38 @@ class ConversationState(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Referent:
+    """Something a reply showed that the next message may point back to ("esa", "la
+    anterior"): an `invoice`, a `payment` or the `account`, by its identifier."""
+
+    kind: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Referents:
+    """What the last reply showed, in the order shown, and until when it may be pointed
+    back to: after `until`, "esa" is a question again ("¿cuál?"), never a stale guess."""
+
+    items: tuple[Referent, ...] = ()
+    until: datetime | None = None
+
+    def live(self, now: datetime) -> tuple[Referent, ...]:
+        """The items, unless they expired by `now`."""
+        return self.items if self.until is not None and now < self.until else ()
+
+    def of_kind(self, kind: str, now: datetime) -> list[str]:
+        return [r.key for r in self.live(now) if r.kind == kind]
+
+
+@dataclass(frozen=True, slots=True)
 class Conversation:
     """What the assistant remembers between turns.
 
     `verified_account` is set when a phone the billing system does not know proved its
     identity with an account number or cédula; `pending_question` is the question asked
     before that proof, answered once it arrives; `language` is the last one the subscriber
-    wrote in.
+    wrote in; `referents` is what the last reply showed, for "esa" / "that one".
     """
 
     tenant: str
@@ -41,6 +66,7 @@ class Conversation:
     language: Language = Language.SPANISH
     agent_id: str | None = None
     updated_at: datetime | None = None
+    referents: Referents = field(default_factory=Referents)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from billing_toolkit.assistant.store import referent_column
 from billing_toolkit.assistant.store.coordination import SqlCoordination
 from billing_toolkit.assistant.store.message_log import SqlMessageLog
 from billing_toolkit.assistant.store.model import (
@@ -31,6 +32,7 @@ from billing_toolkit.assistant.store.model import (
     EscalationRecord,
     WaitingConversation,
 )
+from billing_toolkit.assistant.store.sign_ins import SqlSignIns
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.vocabulary.escalation import Escalation
 
@@ -46,6 +48,7 @@ CREATE TABLE IF NOT EXISTS conversations (
     language TEXT NOT NULL,
     agent_id TEXT,
     updated_at TEXT NOT NULL,
+    referents TEXT,
     PRIMARY KEY (tenant, phone)
 )"""
 _ESCALATIONS = """
@@ -61,14 +64,16 @@ CREATE TABLE IF NOT EXISTS escalations (
 )"""
 _INDEX = "CREATE INDEX IF NOT EXISTS escalations_by_conversation ON escalations (tenant, phone, id)"
 _COLUMNS = (
-    "tenant, phone, state, verified_account, pending_question, language, agent_id, updated_at"
+    "tenant, phone, state, verified_account, pending_question, language, agent_id, updated_at, "
+    "referents"
 )
 _UPSERT = f"""
-INSERT INTO conversations ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO conversations ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (tenant, phone) DO UPDATE SET
     state = excluded.state, verified_account = excluded.verified_account,
     pending_question = excluded.pending_question, language = excluded.language,
-    agent_id = excluded.agent_id, updated_at = excluded.updated_at"""
+    agent_id = excluded.agent_id, updated_at = excluded.updated_at,
+    referents = excluded.referents"""
 _SELECT = f"SELECT {_COLUMNS} FROM conversations WHERE tenant = ? AND phone = ?"
 _INSERT_ESCALATION = """
 INSERT INTO escalations (tenant, phone, reason, summary_es, summary_en, context, created_at)
@@ -180,10 +185,13 @@ class SqlConversationStore:
                 _INDEX,
             ):
                 connection.execute(statement)
+            referent_column.ensure_column(connection, dialect.name)
         self.coordination = SqlCoordination(connection, dialect, self._lock, self._now)
         """Conversation leases and the turn trace: one replica at a time per conversation."""
         self.messages = SqlMessageLog(connection, dialect, self._lock, self._now)
         """Every WhatsApp message in and out, for redelivery, recovery and the history."""
+        self.sign_ins = SqlSignIns(connection, dialect, self._lock, self._now)
+        """The inbox's failed sign-ins and live sessions, shared by the replicas."""
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -219,6 +227,7 @@ class SqlConversationStore:
                 stored.language.value,
                 stored.agent_id,
                 now.isoformat(),
+                referent_column.encode(stored.referents),
             ),
         )
         return stored
@@ -308,7 +317,7 @@ class SqlConversationStore:
         changed first (the one waiting longest heads the agents' queue)."""
         return [
             WaitingConversation(
-                _conversation(row[:8]), _escalation(row[8:]) if row[8] is not None else None
+                _conversation(row[:9]), _escalation(row[9:]) if row[9] is not None else None
             )
             for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))
         ]
@@ -337,6 +346,7 @@ def _conversation(row: Any) -> Conversation:
         language=Language(row[5]),
         agent_id=row[6],
         updated_at=datetime.fromisoformat(row[7]),
+        referents=referent_column.decode(row[8]),
     )
 
 

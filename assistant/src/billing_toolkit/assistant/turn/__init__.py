@@ -5,9 +5,12 @@ decision in the turn's trace:
 
 1. `gate.py` — a conversation a person has is silence;
 2. `text/language.py` — the language to answer in;
-3. `understanding/person_request.py` — "quiero hablar con un asesor" goes to a person;
+3. `understanding/complaint.py`, then `understanding/person_request.py` — a complaint or
+   "quiero hablar con un asesor" goes to a person, wherever it is in the message;
 4. `text/identifiers.py` — the invoice, account, ID and phone numbers in the message;
-5. `intents.py` — which capability answers it;
+5. `intents.py` — which capability answers it (part by part); an invoice named by its month,
+   its last digits or by pointing back is resolved among the subscriber's own
+   (`invoice_choice.py`, `referents.py`);
 6. `identity.py` — who is writing (from the phone; never from what the message claims),
    then the claims about someone else's records;
 7. the capability call, through `ports.py`;

@@ -3,20 +3,27 @@
 The main signal is the intent classifier (`understanding/`, trained and measured on held-out
 templates); keyword rules stay only as high-precision overrides, tried first:
 
+0. an action named only to be denied ("no quiero darme de baja, solo…") is dropped first;
 1. an action the bot cannot perform, said in so many words ("quiero cambiar mi plan",
    "cancel my service", "reportar un pago", an invoice as PDF, data usage) → UNSUPPORTED
    (escalated CAPABILITY_MISSING with what they want);
-2. an invoice number in the message → INVOICE (the number is a hard constraint), or
-   BILL_CHANGE when the model reads "why is it higher";
-3. a message of courtesy words only → GREETING or THANKS;
-4. otherwise the model's label — when it reads a greeting or thanks, the label of the
+2. questions that sound like one but are answered (`_answerable`): a plan's price → the
+   knowledge base, a scheduled plan change → PLAN, the subscriber's own arrears → `arrears`;
+3. an invoice number in the message → INVOICE (the number is a hard constraint), or
+   BILL_CHANGE when the model reads "why is it higher"; without one, an invoice named by its
+   last digits, its month or by pointing back ("esa", when the last reply showed something)
+   → INVOICE, resolved by the turn among the subscriber's own;
+4. a message of courtesy words (or thumbs-up emoji) only → GREETING or THANKS;
+5. otherwise the model's label — when it reads a greeting or thanks, the label of the
    message without the courtesy around it, if that is a confident question ("hola buenas,
-   ¿cuánto debo?" is a balance question; "hello there" stays a greeting), when its probability reaches `MIN_CONFIDENCE`; below it the
+   ¿cuánto debo?" is a balance question; "hello there" stays a greeting), when its
+   probability reaches `MIN_CONFIDENCE`; below it the
    message is a POLICY question, answered from the knowledge base or escalated NO_CONTEXT.
 
-Several intents in one message ("cuanto debo y como pago") are routed clause by clause
-(`route_parts`): each clause that lands on a different confident intent becomes a part of the
-reply. Requests for a person are decided before routing (`understanding/person_request.py`).
+Several intents in one message ("cuanto debo y como pago", "1) saldo 2) mora") are routed
+clause by clause (`route_parts`): each clause that lands on a different route becomes a part
+of the reply, answered or named. Complaints and requests for a person are decided before
+routing (`understanding/complaint.py`, `understanding/person_request.py`).
 
 Bias: a low-confidence reading is a knowledge-base question, never a guess at the
 subscriber's data; an action request always reaches a person.
@@ -40,6 +47,9 @@ from billing_toolkit.assistant.understanding.keyword_classifier import (
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
+from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
+from billing_toolkit.assistant.understanding.periods import period_asked
+from billing_toolkit.assistant.understanding.referring import Pointer, names_invoice, pointer_in
 from billing_toolkit.assistant.understanding.segments import split_clauses
 from billing_toolkit.assistant.vocabulary.intents import Intent
 
@@ -121,6 +131,61 @@ _SINGLE_INVOICE = re.compile(
 _OVERDUE = re.compile(r"\b(?:vencidas|overdue|pendientes|unpaid)\b")
 
 
+_DENIED_ACTION = re.compile(
+    r"\b(?:no (?:quiero|deseo|pienso|voy a|necesito|me interesa|estoy pidiendo)|"
+    r"(?:i|i'm|im) (?:don't|dont|do not|am not|not) (?:want|wish|need|going|trying|asking) to|"
+    r"i'm not (?:going|trying|asking) to|i won't)\b(?: \S+){0,2}? "
+    r"(?:cancelar(?:lo)?|dar(?:me|lo)? de baja|cambiar(?: de| mi| el)? plan|reportar|"
+    r"cancel|terminate|close|change (?:my |the )?plan)\b[^,.;?!]*"
+)
+"""An action named only to be denied ("no quiero…", "I don't want to…"), up to the end of
+its clause. Only a refusal of one's own will: "no puedo reportar el pago en la app" asks a
+person to do it, and stays a request."""
+_COURTESY_SYMBOLS = re.compile(r"[\s!.]*(?:[👍👌🙏🙌✅😊🙂🤝👏💯]\ufe0f?[\s!.]*)+")
+"""A message of thumbs-up and smiles only: a thank-you, answered with a closing."""
+_PLAN_PRICE = re.compile(
+    r"\b(?:cuanto (?:cuesta|cuestan|vale|valen|sale|salen|es|son)|precio|precios|tarifa|"
+    r"how much (?:is|are|does|do)|price|prices|cost)\b(?: \S+){0,4} plan(?:es|s)?\b"
+    r"|\bplan(?:es|s)?\b(?: \S+){0,4} (?:cuesta|cuestan|vale|valen|precio|cost|costs|price)\b"
+)
+_ARREARS = re.compile(
+    r"\b(?:cuanto (?:llevo|tengo|debo|va) (?:de )?(?:la |mi |en )?(?:mora|atraso)|"
+    r"mi (?:mora|recargo|atraso)|(?:dias|tiempo) (?:de atraso|de mora|vencid[oa]s?|atrasad[oa])|"
+    r"cuantos dias (?:llevo|tengo|van) (?:vencid|atrasad|de atraso|sin pagar|de mora)\w*|"
+    r"how (?:many days|long) (?:overdue|late|past due|have i been (?:late|overdue))|"
+    r"days (?:overdue|late|past due)|my late fees?|how much is my late fee)"
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:si (?:pago|no pago|me atraso|me retraso)|if i (?:pay|don't|do not))\b"
+)
+""""¿Cuánto es la mora si pago tarde?" asks the policy, not the subscriber's arrears."""
+_PENDING_CHANGE = re.compile(
+    r"\b(?:cambio de plan|plan change|change of plan)\b(?: \S+){0,4} "
+    r"(?:programado|pendiente|agendado|quedo|aplicado|listo|scheduled|pending|done|in place)\b"
+    r"|\b(?:ya )?(?:quedo|se hizo|se aplico|esta programado) (?:el |mi )?cambio de plan\b"
+)
+
+
+def _denied_only(clause: str) -> bool:
+    """ "no quiero darme de baja": a clause that only denies an action asks nothing."""
+    return not _DENIED_ACTION.sub(" ", fold(clause)).strip(" ,.;")
+
+
+def _answerable(text: str) -> Route | None:
+    """Questions answered from the record or the KB that the model sends elsewhere: a
+    plan's price (the plans article, not a plan change), whether a plan change is in place
+    (the subscription's scheduled change), the subscriber's own arrears ("cuánto es mi
+    mora", computed by the `arrears` capability rather than quoted from the policy)."""
+    if _ARREARS.search(text) and not _HYPOTHETICAL.search(text):
+        return Route(Intent.BALANCE, "arrears", {}, "arrears")
+    if _PENDING_CHANGE.search(text):
+        return Route(Intent.PLAN, "plan", {}, "pending plan change")
+    match = _PLAN_PRICE.search(text)
+    if match:
+        return Route(Intent.POLICY, None, {}, match[0], "planes y precios plans and prices")
+    return None
+
+
 def _invoices_params(text: str, *, single: bool = False) -> dict[str, Any]:
     params: dict[str, Any] = {"limit": 1 if single or _SINGLE_INVOICE.search(text) else 6}
     if _OVERDUE.search(text):
@@ -168,9 +233,16 @@ def route(
     identifiers: Sequence[Identifier] = (),
     *,
     classifier: IntentClassifier | None = None,
+    pointing: bool = False,
 ) -> Route:
-    """Route one message (or clause); `identifiers` are the ones already found in it."""
+    """Route one message (or clause); `identifiers` are the ones already found in it.
+    `pointing`: the last reply showed something a follow-up may point back to ("esa")."""
     text = fold(message)
+    if _DENIED_ACTION.search(text):
+        # "no quiero darme de baja, solo dime cuánto debo": the model reads the rest.
+        message = text = " ".join(_DENIED_ACTION.sub(" ", text).split()).strip(" ,.;")
+        if not text:
+            return Route(Intent.POLICY, None)
     for label, pattern in ACTIONS:
         match = pattern.search(text)
         if match:
@@ -179,15 +251,23 @@ def route(
         match = pattern.search(text)
         if match:
             return _unsupported(capability, wants, match[0])
-    prediction = _beyond_courtesy(classifier, message, text)
+    answerable = _answerable(text)
+    if answerable is not None:
+        return answerable
     invoices = [i for i in identifiers if i.kind is IdentifierKind.INVOICE]
+    named = None if invoices else _invoice_named(message, text) or _pointed(message, pointing)
+    if named is not None:
+        return named
+    prediction = _beyond_courtesy(classifier, message, text)
     if invoices:
         if BILL_INCREASE.search(text) or (
             prediction is not None and prediction.label is IntentLabel.BILL_INCREASE
         ):
             return Route(Intent.BILL_CHANGE, "bill_change", {}, invoices[0].literal)
         return Route(Intent.INVOICE, "invoice_by_number", {}, invoices[0].literal)
-    courtesy = short_courtesy(text)
+    courtesy = short_courtesy(text) or (
+        IntentLabel.THANKS if _COURTESY_SYMBOLS.fullmatch(message.strip()) else None
+    )
     if courtesy is not None:
         return Route(
             Intent.GREETING if courtesy is IntentLabel.GREETING else Intent.THANKS, None, {}, text
@@ -195,6 +275,33 @@ def route(
     if prediction is None:
         return Route(Intent.POLICY, None)
     return _from_label(prediction, text)
+
+
+def _invoice_named(message: str, text: str) -> Route | None:
+    """One of the subscriber's invoices named by its last digits or its month ("la que
+    termina en 4410", "el recibo de julio"): resolved among their own invoices by the turn.
+    Not when they ask why a bill went up ("¿por qué subió la de este mes?" compares)."""
+    if BILL_INCREASE.search(text):
+        return None
+    suffix = suffix_asked(message)
+    if suffix is not None:
+        return Route(Intent.INVOICE, "invoices", {"suffix": suffix}, f"ends in {suffix}")
+    period = period_asked(message)
+    if period is not None:
+        return Route(Intent.INVOICE, "invoices", {"period": period}, f"period {period.literal}")
+    return None
+
+
+def _pointed(message: str, pointing: bool) -> Route | None:
+    """A follow-up pointing back ("¿y qué trae esa?", "the previous one"): resolved by the
+    turn against what the last reply showed. With nothing shown it still is one when it
+    names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
+    pointer = pointer_in(message)
+    if pointer is None or not (pointing or names_invoice(message)):
+        return None
+    if pointer is Pointer.PAYMENT:
+        return Route(Intent.LAST_PAYMENT, "last_payment", {}, "points at the payment")
+    return Route(Intent.INVOICE, "invoices", {"pointer": pointer}, f"points at {pointer.value}")
 
 
 _COURTESY_LABELS = frozenset({IntentLabel.GREETING, IntentLabel.THANKS})
@@ -241,6 +348,10 @@ def states_identifier(clause: str, identifiers: Sequence[Identifier]) -> bool:
     return bool(_IDENTIFIER_STATEMENT.match(" ".join(fold(text).split())))
 
 
+MIN_UNSURE_WORDS = 3
+"""A clause the model is unsure of is a part of its own from this many words ("y la tasa
+del día?"); shorter ones ("porfa", "ok y") are filler."""
+
 _ANSWERABLE_TOGETHER = frozenset(
     {
         Intent.BALANCE,
@@ -252,6 +363,7 @@ _ANSWERABLE_TOGETHER = frozenset(
         Intent.POLICY,
         Intent.UNSUPPORTED,
         Intent.INVOICE,
+        Intent.OFF_TOPIC,
     }
 )
 
@@ -261,13 +373,19 @@ def route_parts(
     identifiers: Sequence[Identifier] = (),
     *,
     classifier: IntentClassifier | None = None,
+    pointing: bool = False,
 ) -> list[RoutedPart]:
     """The message's parts: one per clause that asks something different, in order.
 
-    A message is split only when at least two clauses land on different answerable intents
-    with a cue (a rule or a confident model); otherwise it is one part, routed whole.
+    A message is split only when at least two clauses land on different answerable routes;
+    otherwise it is one part, routed whole. A clause the model is unsure of still counts
+    when it has `MIN_UNSURE_WORDS` words: it is a knowledge-base question, answered or named
+    in the reply ("sobre … no tengo información"), never dropped without a word. Greetings,
+    thanks and hand-overs are not parts.
     """
-    whole = RoutedPart(message, route(message, identifiers, classifier=classifier))
+    whole = RoutedPart(
+        message, route(message, identifiers, classifier=classifier, pointing=pointing)
+    )
     clauses = split_clauses(message)
     if len(clauses) < 2:
         return [whole]
@@ -276,9 +394,12 @@ def route_parts(
         own = [i for i in identifiers if i.literal in clause]
         if own and states_identifier(clause, own):
             continue
-        routed = route(clause, own, classifier=classifier)
-        if routed.cue is None or routed.intent not in _ANSWERABLE_TOGETHER:
+        routed = route(clause, own, classifier=classifier, pointing=pointing)
+        if routed.intent not in _ANSWERABLE_TOGETHER or _denied_only(clause):
             continue
-        if all((p.route.intent, p.route.topic) != (routed.intent, routed.topic) for p in parts):
+        if routed.cue is None and len(clause.split()) < MIN_UNSURE_WORDS:
+            continue
+        key = (routed.intent, routed.capability, routed.topic)
+        if all((p.route.intent, p.route.capability, p.route.topic) != key for p in parts):
             parts.append(RoutedPart(clause, routed))
     return parts if len(parts) >= 2 else [whole]

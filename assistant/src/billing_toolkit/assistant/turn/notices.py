@@ -30,6 +30,10 @@ _EMPTY: dict[str, tuple[str, str]] = {
         "No encontré facturas en tu cuenta.",
         "I could not find any invoices on your account.",
     ),
+    "arrears": (
+        "No encontré un saldo registrado para tu cuenta.",
+        "I could not find a balance for your account.",
+    ),
     "last_payment": (
         "No encontré pagos registrados en tu cuenta.",
         "I could not find any payments on your account.",
@@ -47,6 +51,16 @@ _HANDOFF: dict[EscalationReason, tuple[str, str]] = {
     EscalationReason.USER_REQUEST: (
         "Claro, te comunico con un asesor. Te escribirá por este mismo chat en breve.",
         "Sure, I'm passing you to an agent. They will write to you in this chat shortly.",
+    ),
+    EscalationReason.COMPLAINT: (
+        (
+            "Entiendo. Tu reclamo lo tiene que atender una persona: te comunico con un asesor, "
+            "que ya sabe de qué se trata y te escribirá por este mismo chat."
+        ),
+        (
+            "I understand. A person has to handle your complaint: I'm passing you to an agent, "
+            "who already knows what it is about and will write to you in this chat."
+        ),
     ),
     EscalationReason.TOOL_ERROR: (
         (
@@ -244,6 +258,68 @@ def did_you_mean(read: Sequence[Identifier], suggestions: Sequence[str], languag
         (
             f"Leí «{literals}». ¿Quisiste decir {options}? Escríbeme el número exacto para verla.",
             f"I read “{literals}”. Did you mean {options}? Send me the exact number to see it.",
+        ),
+        language,
+    )
+
+
+def choose_invoice(
+    asked: str | None, options: Sequence[tuple[str, str]], language: Language
+) -> str:
+    """Several of the subscriber's own invoices fit what they asked ("la de julio", "la
+    que termina en 4410"): a labelled choice of (number, issue date in words); nothing is
+    shown until they pick one (`asked` None: a follow-up's "esa" that fits several). No
+    count and no item numbers: every figure in a reply must be the record's."""
+    if language is Language.ENGLISH:
+        lines = [f"• {number} (issued {issued})" for number, issued in options]
+        head = f"Several of your invoices fit “{asked}”:" if asked else "Which of these?"
+        tail = "Which one do you want to see? Send me its number (or “the first one”…)."
+    else:
+        lines = [f"• {number} (emitida el {issued})" for number, issued in options]
+        head = f"Varias facturas tuyas corresponden a «{asked}»:" if asked else "¿Cuál de estas?"
+        tail = "¿Cuál quieres ver? Escríbeme su número (o «la primera»…)."
+    return "\n".join([head, *lines, tail])
+
+
+def no_invoice_for_period(asked: str, on_record: Sequence[str], language: Language) -> str:
+    """No invoice of the subscriber's is for the period they named: say so, and list the
+    periods they do have (so the next question can be one that has an answer)."""
+    if language is Language.ENGLISH:
+        have = ", ".join(on_record) if on_record else "none"
+        return f"I found no invoice of yours for {asked}. Your invoices are for: {have}."
+    have = ", ".join(on_record) if on_record else "ninguno"
+    return f"No encontré una factura tuya de {asked}. Tus facturas son de: {have}."
+
+
+def which_invoice(language: Language) -> str:
+    """A follow-up pointing at an invoice ("¿y esa?") with nothing (live) to point at."""
+    return _pick(
+        (
+            (
+                "¿Cuál factura? Escríbeme su número, el mes (por ejemplo «la de octubre») o sus "
+                "últimos dígitos."
+            ),
+            (
+                "Which invoice? Send me its number, its month (for example “the October bill”) or "
+                "its last digits."
+            ),
+        ),
+        language,
+    )
+
+
+def no_invoice_ending(suffix: str, language: Language) -> str:
+    """None of the subscriber's invoices ends in the digits they gave."""
+    return _pick(
+        (
+            (
+                f"No encontré una factura tuya que termine en {suffix}. Verifica los dígitos o "
+                "escríbeme el número completo."
+            ),
+            (
+                f"I found no invoice of yours ending in {suffix}. Please check the digits or send "
+                "me the full number."
+            ),
         ),
         language,
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from typing import Any, NoReturn
 
 from billing_toolkit.assistant.guards.forbidden_phrases import find_forbidden_phrases
@@ -33,7 +34,8 @@ from billing_toolkit.assistant.narrator import (
 )
 from billing_toolkit.assistant.retrieval.kinds import ChunkKind
 from billing_toolkit.assistant.retrieval.relevance import ContextFloor
-from billing_toolkit.assistant.store.model import ConversationStore
+from billing_toolkit.assistant.store.model import ConversationStore, Referent, Referents
+from billing_toolkit.assistant.text.dates import format_date
 from billing_toolkit.assistant.text.identifiers import (
     Identifier,
     IdentifierKind,
@@ -57,11 +59,22 @@ from billing_toolkit.assistant.turn.intents import (
     RoutedPart,
     route_parts,
 )
+from billing_toolkit.assistant.turn.invoice_choice import (
+    asked_month,
+    invoices_ending_in,
+    invoices_of_period,
+    periods_on_record,
+)
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
+from billing_toolkit.assistant.turn.referents import REFERENT_TTL, resolve, shown_by
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
+from billing_toolkit.assistant.understanding.complaint import is_complaint
 from billing_toolkit.assistant.understanding.models import default_classifier
-from billing_toolkit.assistant.understanding.person_request import asks_for_person
+from billing_toolkit.assistant.understanding.partial_identifiers import ends_with
+from billing_toolkit.assistant.understanding.periods import PeriodAsked
+from billing_toolkit.assistant.understanding.person_request import asks_for_person, asks_for_sales
+from billing_toolkit.assistant.understanding.referring import Pointer
 from billing_toolkit.assistant.vocabulary.escalation import (
     EscalationContext,
     EscalationReason,
@@ -95,6 +108,8 @@ class PipelineSettings:
     two_factor_self_service: bool = False
     """The tenant's opt-in: a phone not on the account may prove identity with the account
     number and the national ID together. Off: such a phone gets policy answers only."""
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    """When referents expire ("esa" points at what was shown less than `REFERENT_TTL` ago)."""
 
 
 class _TurnOver(Exception):
@@ -114,6 +129,7 @@ class _Answer:
     chunks: tuple[RetrievedChunk, ...]
     tool_texts: tuple[str, ...]
     about_account: bool
+    shown: tuple[Referent, ...] = ()
 
 
 class AssistantPipeline:
@@ -180,6 +196,7 @@ class _RunningTurn:
         self.intent = Intent.POLICY
         self.capability: str | None = None
         self.wants: str | None = None
+        self.now = pipeline.settings.clock()
 
     # -- stages -------------------------------------------------------------------------
 
@@ -191,10 +208,7 @@ class _RunningTurn:
         self.language = detect_language(self.message, fallback=self.conversation.language)
         self.conversation = replace(self.conversation, language=self.language)
         self.trace.record("language", self.language.value)
-        phrase = asks_for_person(self.message, self.p.classifier)
-        self.trace.record("person_request", "escalate" if phrase else "none", phrase=phrase)
-        if phrase:
-            self._escalate(EscalationReason.USER_REQUEST)
+        self._people_first()
         self.identifiers = find_identifiers(self.message)
         self._record_identifiers()
         parts = self._route(self.message)
@@ -204,8 +218,29 @@ class _RunningTurn:
         answers = [self._answer(part) for part in parts]
         return self._compose(parts, answers)
 
+    def _people_first(self) -> None:
+        """A complaint, then a request for a person, anywhere in the message, hands over
+        before anything is answered — even after a question ("¿cuánto debo? y luego me
+        comunicas con un agente"): the agent answers the question with the rest, and a
+        half-answer from the bot would only be repeated."""
+        complaint = is_complaint(self.message)
+        self.trace.record("complaint", "escalate" if complaint else "none", phrase=complaint)
+        if complaint:
+            self._escalate(EscalationReason.COMPLAINT)
+        phrase = asks_for_person(self.message, self.p.classifier)
+        self.trace.record("person_request", "escalate" if phrase else "none", phrase=phrase)
+        if phrase:
+            if asks_for_sales(self.message):
+                self.wants = "hablar con ventas / talk to sales"
+            self._escalate(EscalationReason.USER_REQUEST)
+
     def _route(self, message: str) -> list[RoutedPart]:
-        parts = route_parts(message, self.identifiers, classifier=self.p.classifier)
+        parts = route_parts(
+            message,
+            self.identifiers,
+            classifier=self.p.classifier,
+            pointing=bool(self.conversation.referents.live(self.now)),
+        )
         self.trace.record(
             "intent",
             "+".join(p.route.intent.value for p in parts),
@@ -337,6 +372,7 @@ class _RunningTurn:
             tuple(chunks),
             tuple(str(r.evidence_text) for r in evidence),
             personal,
+            shown_by(evidence),
         )
 
     def _call(self, answering: Route) -> list[ToolResult]:
@@ -347,16 +383,17 @@ class _RunningTurn:
             self._notice(notices.greeting(self._customer().get("name"), self.language))
         if answering.intent is Intent.THANKS:
             self._notice(notices.closing(self._customer().get("name"), self.language))
-        if answering.intent is Intent.OFF_TOPIC:
-            self.trace.record("context", "off_topic")
-            self._escalate(EscalationReason.NO_CONTEXT)
         if answering.intent is Intent.UNSUPPORTED:
             self.wants = answering.wants
             self._escalate(EscalationReason.CAPABILITY_MISSING)
-        if answering.intent is Intent.POLICY or answering.capability is None:
+        if answering.intent in (Intent.POLICY, Intent.OFF_TOPIC) or answering.capability is None:
+            # Off-topic by the model's reading is still answered when the knowledge base
+            # has it ("¿a qué hora atienden?"); nothing relevant hands over NO_CONTEXT.
             self.trace.record("capability", "none")
             return []
         invoices = [i for i in self.identifiers if i.kind is IdentifierKind.INVOICE]
+        if answering.intent is Intent.INVOICE and answering.capability == "invoices":
+            return self._invoice_named(answering.params)
         if answering.intent is Intent.INVOICE:
             return self._resolve_invoices(invoices)
         if answering.intent is Intent.BILL_CHANGE and invoices:
@@ -403,6 +440,82 @@ class _RunningTurn:
         if missing:
             self._notice(notices.not_found(missing, self.language))
         return found
+
+    def _invoice_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
+        """ "La de julio", "la que termina en 4410": resolved among the subscriber's own
+        invoices only. One match is shown; several get a labelled choice; none is said, with
+        the periods they do have."""
+        listing = self._invoke("invoices", limit=SUGGESTION_POOL)
+        own: list[Mapping[str, Any]] = list((listing.data or {}).get("invoices", []))
+        period: PeriodAsked | None = params.get("period")
+        pointer: Pointer | None = params.get("pointer")
+        today = self._billing_today() if period and period.months_back is not None else None
+        asked: str | None = None
+        if period is not None:
+            asked = asked_month(period, today, self.language)
+            matches = invoices_of_period(own, period, today)
+            on_record = periods_on_record(own, self.language)
+            missing = notices.no_invoice_for_period(asked, on_record, self.language)
+        elif pointer is not None:
+            matches = self._pointed_at(pointer, own)
+            missing = notices.which_invoice(self.language)
+        else:
+            asked = str(params["suffix"])
+            matches = invoices_ending_in(own, asked)
+            if not matches:
+                return self._payment_ending_in(asked)
+            missing = notices.no_invoice_ending(asked, self.language)
+        self.trace.record(
+            "invoice_named",
+            f"{len(matches)} match",
+            asked=asked,
+            matched=[str(i["invoice_number"]) for i in matches],
+        )
+        if len(matches) == 1:
+            return self._resolve_invoices(find_identifiers(str(matches[0]["invoice_number"])))
+        evidence = [str(listing.evidence_text)] if listing.evidence_text else []
+        if matches:
+            options = [
+                (str(i["invoice_number"]), format_date(_day(i["issue_date"]), self.language))
+                for i in matches
+            ]
+            self._remember(tuple(Referent("invoice", number) for number, _ in options))
+            self._notice(notices.choose_invoice(asked, options, self.language), quoted=evidence)
+        self._notice(missing, quoted=evidence)
+
+    def _payment_ending_in(self, suffix: str) -> list[ToolResult]:
+        """No invoice of theirs ends in those digits: their last payment (its id or its
+        bank reference) may; otherwise "no invoice of yours ends in …"."""
+        result = self._invoke("last_payment")
+        payment = (result.data or {}).get("payment") if result.ok else None
+        keys = [str(payment["payment_id"]), str(payment.get("reference") or "")] if payment else []
+        matched = any(ends_with(key, suffix) for key in keys)
+        self.trace.record("payment_named", "match" if matched else "none")
+        if not matched:
+            self._notice(notices.no_invoice_ending(suffix, self.language))
+        self.intent = Intent.LAST_PAYMENT
+        return [result]
+
+    def _pointed_at(
+        self, pointer: Pointer, own: Sequence[Mapping[str, Any]]
+    ) -> list[Mapping[str, Any]]:
+        """The subscriber's invoices a follow-up points at, in the order they were shown."""
+        shown = self.conversation.referents.of_kind("invoice", self.now)
+        by_number = {str(i["invoice_number"]): i for i in own}
+        meant = resolve(pointer, shown, list(by_number))
+        return [by_number[n] for n in meant if n in by_number]
+
+    def _remember(self, shown: tuple[Referent, ...]) -> None:
+        """What this reply shows, for the next turn's "esa" (until `REFERENT_TTL`)."""
+        self.conversation = replace(
+            self.conversation, referents=Referents(shown, self.now + REFERENT_TTL)
+        )
+
+    def _billing_today(self) -> date | None:
+        """The billing system's date (the balance's `as_of`): what "last month" counts from."""
+        balance = self._invoke("balance")
+        as_of = (balance.data or {}).get("as_of") if balance.ok else None
+        return _day(as_of) if as_of else None
 
     def _suggestions(self, variants: Sequence[Identifier]) -> list[str]:
         """The subscriber's own invoice numbers each variant could be (its reading, or one
@@ -477,11 +590,14 @@ class _RunningTurn:
             for p, a in zip(parts, answers, strict=True)
         ]
         chunks = {c.chunk_id: c for a in answered for c in a.chunks}
+        named = [p.text for p, a in zip(parts, answers, strict=True) if a is None]
+        self._remember(tuple(dict.fromkeys(r for a in answered for r in a.shown)))
         return self._deliver(
             "\n\n".join(replies),
             tuple(dict.fromkeys(i for a in answered for i in a.used_chunk_ids)),
             list(chunks.values()),
-            [t for a in answered for t in a.tool_texts],
+            # A named part quotes the subscriber's own words, which back nothing else.
+            [*(t for a in answered for t in a.tool_texts), *named],
             about_account=any(a.about_account for a in answered),
         )
 
@@ -610,3 +726,7 @@ class _RunningTurn:
                 for i in self.identifiers
             ],
         )
+
+
+def _day(value: Any) -> date:
+    return date.fromisoformat(str(value)[:10])

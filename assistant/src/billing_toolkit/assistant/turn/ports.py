@@ -13,7 +13,9 @@ narrator reads its `data` shapes):
   `data` holding the API resource under the contract's field names: a `Customer`, a
   `Balance`, an `Invoice`; `invoices` → `{"invoices": [Invoice…]}`; `last_payment` →
   `{"payment": Payment | None}`; `plan` → `{"subscription": Subscription, "pending_plan":
-  Plan | None}`; `bill_change` → `{"latest": Invoice, "previous": Invoice | None,
+  Plan | None}`; `arrears` → `{"overdue_amount", "late_fees", "days_overdue",
+  "oldest_due_date", "overdue_invoices", …}` (computed figures; `balance` adds
+  `days_until_due`); `bill_change` → `{"latest": Invoice, "previous": Invoice | None,
   "total_difference", "appeared", "disappeared", "changed"}`;
 - `ok=False, should_escalate=False`: a business "no" (not found, another customer's or
   tenant's resource — indistinguishable on purpose), answered as such;
@@ -44,6 +46,8 @@ class BillingCapabilities(Protocol):
     ) -> ToolResult: ...
 
     def invoice_by_number(self, account_number: str, invoice_number: str) -> ToolResult: ...
+
+    def arrears(self, account_number: str) -> ToolResult: ...
 
     def last_payment(self, account_number: str) -> ToolResult: ...
 

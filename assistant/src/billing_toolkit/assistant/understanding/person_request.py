@@ -12,6 +12,9 @@ The union is what reaches 100 % recall on the held-out templates; the confidence
 keeps false hand-overs on clean billing questions under 2 % (both measured by
 `understanding/report.py`).
 
+A request for sales ("quiero hablar con un vendedor", "pásame con ventas", "a salesperson")
+is a request for a person too; `asks_for_sales` tells it apart for the agent summary.
+
 A bare noun only counts on its own ("agente", "human please"): "agente autorizado de pago"
 or "¿cuántas personas pueden conectarse?" are billing questions, not requests.
 """
@@ -28,14 +31,16 @@ PERSON_MIN_CONFIDENCE = 0.45
 """The classifier's `person` probability at which a message is a request for a person when no
 rule fired (it must also be the best label)."""
 
+_SALES_ES = r"(?:vendedor(?:a)?|(?:el )?(?:departamento|area) (?:de ventas|comercial)|ventas)"
+_SALES_EN = r"(?:sales(?:person| team| department| rep| representative)?|salesman|saleswoman)"
 _PERSON_ES = (
-    r"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
+    rf"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
     r"humano|persona(?: real| de verdad)?|representante|ejecutivo|ejecutiva|alguien|"
-    r"gente|supervisor(?:a)?|(?:atencion|servicio) al cliente)"
+    rf"gente|supervisor(?:a)?|(?:atencion|servicio) al cliente|{_SALES_ES})"
 )
 _PERSON_EN = (
-    r"(?:a |an |the |some |your )?(?:human(?: being)?|(?:live |real )?(?:agent|person)|"
-    r"representative|rep|operator|someone|somebody|supervisor|customer service)"
+    rf"(?:a |an |the |some |your )?(?:human(?: being)?|(?:live |real )?(?:agent|person)|"
+    rf"representative|rep|operator|someone|somebody|supervisor|customer service|{_SALES_EN})"
 )
 
 _REQUESTS = tuple(
@@ -44,7 +49,9 @@ _REQUESTS = tuple(
         # Spanish: a verb of contact followed, within a few words, by a person.
         (
             rf"\b(?:hablar|comunicarme|comunicar|conversar|chatear|contactar|atender(?:me)?|"
-            rf"pasame|pasenme|paseme|transfiereme|transfieranme|comunicame|comuniquenme|conectame)\b"
+            rf"pasame|pasenme|paseme|transfiereme|transfieranme|comunicame|comuniquenme|conectame|"
+            rf"me (?:comunicas|comunica|comunican|pasas|pasa|pasan|transfieres|transfiere|"
+            rf"conectas|pones|ponen))\b"
             rf"(?: \S+){{0,3}} (?:con )?{_PERSON_ES}\b"
         ),
         rf"\b(?:quiero|quisiera|necesito|deseo|prefiero|pido|exijo)(?: \S+){{0,2}} {_PERSON_ES}\b",
@@ -80,13 +87,23 @@ _REQUESTS = tuple(
     )
 )
 _PUNCTUATION = re.compile(r"[^\w' ]+")
+_SALES = re.compile(rf"\b(?:{_SALES_ES}|{_SALES_EN})\b")
+
+
+def _plain(message: str) -> str:
+    return " ".join(_PUNCTUATION.sub(" ", fold(message)).split())
+
+
+def asks_for_sales(message: str) -> bool:
+    """Whether the person asked for is sales ("pásame con ventas", "a salesperson"): the
+    agent summary says so, so the request reaches the team that sells."""
+    return bool(_SALES.search(_plain(message)))
 
 
 def asks_for_person(message: str, classifier: IntentClassifier | None = None) -> str | None:
     """What asks for a human agent — the matching phrase, or `classifier <name> p=…` — or
     None when the message does not ask."""
-    text = _PUNCTUATION.sub(" ", fold(message))
-    text = " ".join(text.split())
+    text = _plain(message)
     for pattern in _REQUESTS:
         match = pattern.search(text)
         if match:

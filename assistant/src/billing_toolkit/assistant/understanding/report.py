@@ -15,6 +15,7 @@ from typing import Any
 
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier, classify_all
+from billing_toolkit.assistant.understanding.complaint import is_complaint
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.person_request import asks_for_person
 from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
@@ -79,7 +80,11 @@ def measure(
         # Arrays, one score per label (`average=None`); pyright infers floats from the code.
         for label, p, r, n in zip(labels, precision, recall, support, strict=True)  # pyright: ignore[reportArgumentType]
     }
-    handed = [asks_for_person(row.text, classifier) is not None for row in test]
+    # The whole people-first stage, as the turn runs it: a complaint, then a person request.
+    handed = [
+        is_complaint(row.text) is not None or asks_for_person(row.text, classifier) is not None
+        for row in test
+    ]
     person = [row for row, h in zip(test, handed, strict=True) if row.label is IntentLabel.PERSON]
     missed = tuple(
         row.text

@@ -22,6 +22,7 @@ class EscalationReason(StrEnum):
     CAPABILITY_MISSING = "CAPABILITY_MISSING"
     FORBIDDEN_PHRASE = "FORBIDDEN_PHRASE"
     IDENTITY_UNVERIFIED = "IDENTITY_UNVERIFIED"
+    COMPLAINT = "COMPLAINT"
 
 
 _HEADLINE: dict[EscalationReason, tuple[str, str]] = {
@@ -72,6 +73,16 @@ _HEADLINE: dict[EscalationReason, tuple[str, str]] = {
         (
             "The customer asks for account data from a phone that is not the registered one; "
             "verify their identity before giving any account information."
+        ),
+    ),
+    EscalationReason.COMPLAINT: (
+        (
+            "El cliente presenta un reclamo o una queja, o menciona una denuncia, un ente "
+            "regulador o acciones legales; el bot no respondió nada más."
+        ),
+        (
+            "The customer is making a complaint or a formal claim, or mentions a regulator or "
+            "legal action; the bot answered nothing else."
         ),
     ),
 }

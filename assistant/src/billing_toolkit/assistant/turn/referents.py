@@ -1,0 +1,71 @@
+"""What a reply showed, kept for the next turn; what "esa", "la anterior" point back to.
+
+After a reply, the conversation keeps the invoices (and the payment, the account) it showed,
+for `REFERENT_TTL`: "¿y qué trae esa?" then means the invoice just shown. Resolution is a
+pure rule over those referents and the subscriber's own invoices (newest first):
+- "esa" / "that one": the one invoice shown; several shown → ask which;
+- "la primera" / "la segunda": by the order shown (a list, a labelled choice);
+- "la otra" / "the other one": of two shown, the one not shown first (of one, a question);
+- "la anterior" / "the previous one": the invoice issued before the one shown.
+Nothing live to point at → ask which. Bias: ask rather than guess — showing the wrong
+invoice reads as a wrong figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from billing_toolkit.assistant.store.model import Referent
+from billing_toolkit.assistant.understanding.referring import Pointer
+from billing_toolkit.client.tool_result import ToolResult
+
+REFERENT_TTL = timedelta(minutes=30)
+"""How long a reply's invoices may be pointed back to: a chat's attention span, not a day."""
+
+
+def _invoices_shown(result: ToolResult) -> list[str]:
+    data: Mapping[str, Any] = result.data or {}
+    if result.capability == "invoice_by_number":
+        return [str(data["invoice_number"])]
+    if result.capability == "invoices":
+        return [str(i["invoice_number"]) for i in data.get("invoices", [])]
+    if result.capability == "bill_change":
+        return [str(data[k]["invoice_number"]) for k in ("latest", "previous") if data.get(k)]
+    return []
+
+
+def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
+    """The invoices, payment and account the results put in front of the subscriber."""
+    shown: list[Referent] = []
+    for result in results:
+        if not result.ok:
+            continue
+        shown += [Referent("invoice", number) for number in _invoices_shown(result)]
+        payment = (
+            (result.data or {}).get("payment") if result.capability == "last_payment" else None
+        )
+        if payment:
+            shown.append(Referent("payment", str(payment["payment_id"])))
+        if result.capability == "balance" and result.data:
+            shown.append(Referent("account", str(result.data["account_number"])))
+    return tuple(dict.fromkeys(shown))
+
+
+def resolve(pointer: Pointer, shown: Sequence[str], own: Sequence[str]) -> list[str]:
+    """The invoice number(s) `pointer` may mean: one is the answer, several or none a
+    question. `shown` are the live invoice referents in order; `own` the subscriber's
+    invoice numbers, newest first."""
+    if pointer is Pointer.FIRST:
+        return list(shown[:1])
+    if pointer is Pointer.SECOND:
+        return list(shown[1:2])
+    if pointer is Pointer.OTHER:
+        return list(shown[1:2]) if len(shown) == 2 else list(shown) if len(shown) > 2 else []
+    if pointer is Pointer.PREVIOUS:
+        if len(shown) != 1 or shown[0] not in own:
+            return list(shown)
+        after = own.index(shown[0]) + 1
+        return list(own[after : after + 1])
+    return list(shown)

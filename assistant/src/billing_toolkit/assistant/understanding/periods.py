@@ -1,0 +1,95 @@
+"""Which billing period a message asks about: "el recibo de julio", "la del mes pasado".
+
+A subscriber names an invoice by its month far more often than by its number. This module
+only *reads* the period; the turn resolves it among the subscriber's own invoices
+(`turn/invoice_choice.py`): the invoice whose billing period starts in that month.
+
+What counts as a period request:
+- a month word (full name, the misspellings of `text/months.py`, English names) next to an
+  invoice word ("la factura de setiembre", "the July bill", "bill for october"), or after
+  "la de" / "el de" ("la de otubre"), optionally with a year ("julio de 2025", "july 2025");
+- a relative month — "este mes", "el mes pasado", "el mes antepasado", "this month", "last
+  month", "the month before last" — with an invoice word or "la del" ("la del mes pasado").
+
+Bias: a month alone is not a period request. "¿cuánto debo este mes?" is a balance question
+and "vence el 21 de noviembre" is a date, so without an invoice word (or "la de") next to it
+a month word is left to the intent model; a day before the month ("6 de julio") makes it a
+date, not a period. English "may" and "march" count only where a month is expected ("for
+May", "the May bill").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.text.months import month_in_message
+
+_INVOICE_WORD = (
+    r"(?:factura|facturas|recibo|recibos|cobro|estado de cuenta|invoice|invoices|bill|bills|"
+    r"statement)"
+)
+_THE_ONE = r"(?:la|el|lo|the one)"
+_RELATIVE = (
+    (2, re.compile(r"\b(?:mes antepasado|the month before last)\b")),
+    (1, re.compile(r"\b(?:mes pasado|ultimo mes|mes anterior|last month|previous month)\b")),
+    (0, re.compile(r"\b(?:este mes|mes actual|this month|current month)\b")),
+)
+_WORD = re.compile(r"[a-z]+")
+_YEAR = re.compile(r"^\s*(?:de |del |of |,\s*)?(20\d\d)\b")
+_DAY_BEFORE = re.compile(r"\b\d{1,2}(?: de| of)? $")
+_AMBIGUOUS_EN = frozenset({"may", "march"})
+_EXPECTED_BEFORE = re.compile(r"\b(?:for|of|from|in|the|de|del)\s+$")
+_NEAR = 24
+"""How many characters may separate an invoice word and the month ("la factura del mes de
+julio" fits; a month at the other end of a long message does not)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodAsked:
+    """A billing period as the subscriber named it.
+
+    Exactly one of `month` (1–12, with `year` when they wrote one) and `months_back` (0 this
+    month, 1 last month, 2 the month before) is set; `literal` is the words they used.
+    """
+
+    literal: str
+    month: int | None = None
+    year: int | None = None
+    months_back: int | None = None
+
+
+def _anchored(text: str, start: int, end: int) -> bool:
+    """An invoice word or "la de" close before the words at [start, end), or an invoice
+    word right after them ("the July bill", "october's invoice")."""
+    before = text[max(0, start - _NEAR) : start]
+    after = text[end : end + _NEAR]
+    return bool(
+        re.search(rf"\b(?:{_INVOICE_WORD}|{_THE_ONE} del?)\b", before)
+        or re.match(rf"^(?:'s|s)?\s+{_INVOICE_WORD}\b", after)
+    )
+
+
+def period_asked(message: str) -> PeriodAsked | None:
+    """The billing period `message` asks for, or None (see the module rules)."""
+    text = " ".join(fold(message).split())
+    for months_back, pattern in _RELATIVE:
+        match = pattern.search(text)
+        if match and _anchored(text, match.start(), match.end()):
+            return PeriodAsked(match[0], months_back=months_back)
+    for word in _WORD.finditer(text):
+        month = month_in_message(word[0])
+        if month is None or _DAY_BEFORE.search(text[: word.start()]):
+            continue
+        if word[0] in _AMBIGUOUS_EN and not (
+            _EXPECTED_BEFORE.search(text[: word.start()])
+            or re.match(rf"^\s+{_INVOICE_WORD}\b", text[word.end() :])
+        ):
+            continue
+        if not _anchored(text, word.start(), word.end()):
+            continue
+        year = _YEAR.match(text[word.end() :])
+        literal = text[word.start() : word.end() + (year.end() if year else 0)]
+        return PeriodAsked(literal, month=month, year=int(year[1]) if year else None)
+    return None

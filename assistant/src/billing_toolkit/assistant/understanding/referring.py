@@ -1,0 +1,71 @@
+"""Does the message point back at something the last reply showed? "¿y qué trae esa?".
+
+Only the pointing is read here ("esa", "la anterior", "la otra", "la primera", "that one",
+"the previous one"); the turn resolves it against the conversation's referents
+(`turn/referents.py`) and asks which when there is nothing (or too much) to point at.
+
+Bias: a pointing word counts only as the subject of a short follow-up — the message has no
+invoice number, month or digits of its own and is at most `MAX_WORDS` words — so "esa es mi
+cuenta" in a long message or "la otra vez pagué" are not read as "that invoice" by accident.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from billing_toolkit.assistant.text.folding import fold
+
+MAX_WORDS = 10
+
+
+class Pointer(StrEnum):
+    THAT = "that"
+    PREVIOUS = "previous"
+    OTHER = "other"
+    FIRST = "first"
+    SECOND = "second"
+    PAYMENT = "payment"
+
+
+_POINTERS = (
+    (Pointer.PAYMENT, r"\b(?:ese pago|that payment|this payment|el mismo pago)\b"),
+    (
+        Pointer.PREVIOUS,
+        (
+            r"\b(?:la|el) (?:anterior|de antes|previa)\b|\bthe (?:previous|earlier|prior) (?:one|invoice|bill)\b"
+            r"|\bthe one before\b"
+        ),
+    ),
+    (Pointer.OTHER, r"\b(?:la otra|el otro)\b|\bthe other(?: one| invoice| bill)?\b"),
+    (Pointer.FIRST, r"\b(?:la|el) (?:primera|primero|1ra|1era)\b|\bthe first(?: one)?\b"),
+    (Pointer.SECOND, r"\b(?:la|el) (?:segunda|segundo|2da)\b|\bthe second(?: one)?\b"),
+    (
+        Pointer.THAT,
+        (
+            r"\b(?:esa|esta|la misma|dicha)(?! es\b)(?: factura)?\b|\b(?:ese|este|dicho) recibo\b"
+            r"|\b(?:that|this|that same)(?: one| invoice| bill)\b"
+        ),
+    ),
+)
+_COMPILED = tuple((pointer, re.compile(pattern)) for pointer, pattern in _POINTERS)
+
+
+_INVOICE_WORD = re.compile(r"\b(?:factura|recibo|invoice|bill)\b")
+
+
+def names_invoice(message: str) -> bool:
+    """Whether the message says it is about an invoice ("esa factura", "that bill"): then a
+    pointer with nothing to point at is a question to ask back, not a policy question."""
+    return bool(_INVOICE_WORD.search(fold(message)))
+
+
+def pointer_in(message: str) -> Pointer | None:
+    """What the follow-up `message` points at, or None (see the module's bias)."""
+    text = " ".join(re.sub(r"[^\w' ]+", " ", fold(message)).split())
+    if len(text.split()) > MAX_WORDS:
+        return None
+    for pointer, pattern in _COMPILED:
+        if pattern.search(text):
+            return pointer
+    return None

@@ -1,0 +1,182 @@
+"""Issue 25 end to end on the fakes: complaints and people first, invoices by month, by their
+last digits and by pointing back, computed days, and every part of a message answered."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime, timedelta
+
+from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
+from billing_toolkit.assistant.turn.result import Action
+from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
+from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
+from tests.assistant.assistant_fakes import (
+    MARIA_PHONE,
+    FakeCapabilities,
+    PipelineFactory,
+)
+from tests.assistant.test_pipeline import escalated, said, stages
+
+MARIA = "1000004821"
+LATEST, PREVIOUS = "INV-2026-004281", "INV-2026-004102"
+
+
+class Clock:
+    """A settable clock for the referents' expiry."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def _pipeline(make_pipeline: PipelineFactory, clock: Clock | None = None) -> AssistantPipeline:
+    settings = PipelineSettings(clock=clock or Clock())
+    return make_pipeline(classifier=KeywordClassifier(), settings=settings)
+
+
+class TestPeopleFirst:
+    def test_a_threat_hands_over_as_a_complaint_and_answers_nothing(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        result = _pipeline(make_pipeline).handle(
+            MARIA_PHONE, "¿cuánto debo? porque los voy a denunciar ante el ente regulador"
+        )
+        escalation = escalated(result)
+        assert escalation.reason is EscalationReason.COMPLAINT
+        assert "reclamo" in escalation.summary.es and "complaint" in escalation.summary.en
+        assert capabilities.called("balance") == []
+        assert "reclamo" in said(result)
+
+    def test_a_person_asked_for_after_a_question_wins(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        result = _pipeline(make_pipeline).handle(
+            MARIA_PHONE, "cuánto debo? y luego me comunicas con un agente"
+        )
+        assert result.reason is EscalationReason.USER_REQUEST
+        assert capabilities.called("balance") == []
+
+    def test_a_sales_request_says_so_to_the_agent(self, make_pipeline: PipelineFactory) -> None:
+        result = _pipeline(make_pipeline).handle(MARIA_PHONE, "quiero hablar con un vendedor")
+        escalation = escalated(result)
+        assert escalation.reason is EscalationReason.USER_REQUEST
+        assert "ventas" in escalation.summary.es and "sales" in escalation.summary.en
+
+
+class TestInvoicesByPeriodAndDigits:
+    def test_last_month_is_counted_from_the_billing_systems_date(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        # The balance's as_of is 2026-11-29: "el mes pasado" is October.
+        reply = said(
+            _pipeline(make_pipeline).handle(MARIA_PHONE, "la del mes pasado ya está paga?")
+        )
+        assert PREVIOUS in reply and LATEST not in reply and "pagada" in reply
+
+    def test_a_misspelt_month_finds_its_invoice(self, make_pipeline: PipelineFactory) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "pásame el recibo de otubre"))
+        assert reply.startswith(f"Factura {PREVIOUS}")
+
+    def test_a_month_without_an_invoice_lists_the_months_there_are(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "la factura de julio"))
+        assert reply == (
+            "No encontré una factura tuya de julio. Tus facturas son de: octubre de 2026, "
+            "noviembre de 2026."
+        )
+
+    def test_last_digits_resolve_among_own_invoices_only(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        assert said(pipeline.handle(MARIA_PHONE, "la que termina en 4281")).startswith(
+            f"Factura {LATEST}"
+        )
+        # INV-2026-004300 is another customer's: its digits find nothing here.
+        reply = said(pipeline.handle(MARIA_PHONE, "la que termina en 4300"))
+        assert "No encontré una factura tuya que termine en 4300" in reply
+
+    def test_digits_no_invoice_ends_in_may_be_the_last_payments_reference(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        result = _pipeline(make_pipeline).handle(MARIA_PHONE, "el pago que termina en 3301")
+        assert stages(result)["payment_named"] == "match"
+        assert said(result).startswith("Tu último pago registrado es")
+
+    def test_two_matches_get_a_labelled_choice_and_then_the_pick(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        twin = copy.deepcopy(capabilities.world["fibranet"][MARIA].invoices[0])
+        twin["invoice_number"] = "INV-2026-005281"
+        capabilities.world["fibranet"][MARIA].invoices.insert(0, twin)
+        pipeline = _pipeline(make_pipeline)
+        choice = said(pipeline.handle(MARIA_PHONE, "invoice ending in 281"))
+        assert "INV-2026-005281" in choice and LATEST in choice and "USD" not in choice
+        reply = said(pipeline.handle(MARIA_PHONE, "the second one"))
+        assert LATEST in reply and "INV-2026-005281" not in reply
+
+
+class TestPointingBack:
+    def test_the_previous_one_is_the_invoice_before_the_one_shown(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {LATEST}"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y la anterior?"))
+        assert reply.startswith(f"Factura {PREVIOUS}")
+
+    def test_that_one_after_a_list_asks_which(self, make_pipeline: PipelineFactory) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, "mis facturas"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y qué trae esa?"))
+        assert reply.startswith("¿Cuál de estas?") and LATEST in reply and PREVIOUS in reply
+
+    def test_an_expired_referent_is_a_question_again(self, make_pipeline: PipelineFactory) -> None:
+        clock = Clock()
+        pipeline = _pipeline(make_pipeline, clock)
+        said(pipeline.handle(MARIA_PHONE, f"factura {LATEST}"))
+        clock.now += timedelta(minutes=31)
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y esa factura?"))
+        assert reply.startswith("¿Cuál factura?") and LATEST not in reply
+
+
+class TestComputedAnswers:
+    def test_days_left_to_pay_come_from_the_evidence(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        capabilities.world["fibranet"][MARIA].balance["next_due_date"] = "2026-12-10"
+        result = _pipeline(make_pipeline).handle(MARIA_PHONE, "¿cuánto debo?")
+        assert "Te quedan 11 días para pagar" in said(result)
+
+    def test_arrears_are_answered_from_the_record(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        account = capabilities.world["fibranet"][MARIA]
+        account.invoices[0]["status"] = "overdue"
+        account.balance["overdue_amount"] = account.invoices[0]["amount_due"]
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "cuántos días llevo de atraso?"))
+        assert LATEST in reply and "lleva 9 días vencida" in reply
+
+
+class TestEveryPart:
+    def test_an_unanswerable_part_is_named_and_the_rest_answered(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        result = _pipeline(make_pipeline).handle(
+            MARIA_PHONE, "¿cuánto debo? ¿y quién ganó el partido de ayer?"
+        )
+        assert result.action is Action.REPLY
+        assert "USD" in said(result) and "Sobre «y quién ganó el partido de ayer»" in said(result)
+        context = next(r for r in result.trace if r.stage == "context")
+        assert (context.detail["parts"], context.detail["answered"]) == (2, 1)
+
+    def test_thanks_with_a_thumbs_up_after_an_answer_is_a_closing(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, "¿cuánto debo?"))
+        result = pipeline.handle(MARIA_PHONE, "gracias, listo 👍")
+        assert result.action is Action.REPLY and stages(result)["intent"] == "thanks"
