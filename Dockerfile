@@ -14,4 +14,7 @@ COPY pytest_plugin ./pytest_plugin
 RUN pip install --no-cache-dir ./contract ./webconsole ./client ./simulator ./conformance \
     './assistant[postgres]' ./pytest_plugin '.[all]'
 EXPOSE 8080
+# The admin token comes from the environment (`docker run -e BILLING_SIM_ADMIN_TOKEN=...`, or
+# docker-compose.yml): on 0.0.0.0 without it `billing-sim serve` refuses to start rather than
+# serve the public dev token.
 CMD ["billing-sim", "serve", "--host", "0.0.0.0", "--port", "8080"]

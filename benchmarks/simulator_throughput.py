@@ -17,6 +17,8 @@ Authorization header, but its server parses it just the same):
                journal on (its default 1000 entries: every request is appended, none read);
 - journal off: the same with `--journal-size 0` (no recorder at all) — journal off
                vs on;
+- quiet:       `--journal-size 0 --log-level warning`: no journal and no request log line
+               — the journal and the log together vs both off (issue 28: at most 10 %);
 - limiter:     the simulator with the rate limiter on (`--rate-limit 1000000/s`: every
                request takes a token, none is refused) — limiter off vs on;
 - openapi-core: the same with the reference engine (before/after of the validator choice).
@@ -87,12 +89,15 @@ LIMITER_ON = ("1000000/s",)
 
 
 def _simulator_app(
-    engine: str, rate_limits: tuple[str, ...] = (), journal_size: int | None = None
+    engine: str,
+    rate_limits: tuple[str, ...] = (),
+    journal_size: int | None = None,
+    log_level: str = "info",
 ) -> Any:
     from billing_toolkit.simulator import SimulatorConfig, create_app
     from billing_toolkit.simulator.logs import configure_logging
 
-    configure_logging("info", open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the server
+    configure_logging(log_level, open(os.devnull, "w"), background=True)  # noqa: SIM115
     config = SimulatorConfig(
         customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits
     )
@@ -113,6 +118,8 @@ def serve(kind: str, port: int, http: str) -> None:
         app = _simulator_app("compiled", LIMITER_ON)
     elif kind == "no-journal":
         app = _simulator_app("compiled", journal_size=0)
+    elif kind == "quiet":
+        app = _simulator_app("compiled", journal_size=0, log_level="warning")
     else:
         app = _simulator_app(kind)
     config = uvicorn_config(app, "127.0.0.1", port, "warning")
@@ -396,7 +403,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--serve",
-        choices=["bare", "compiled", "no-journal", "limited", "openapi-core"],
+        choices=["bare", "compiled", "no-journal", "quiet", "limited", "openapi-core"],
         help=argparse.SUPPRESS,
     )
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -422,6 +429,7 @@ def main() -> None:
         start_server("simulator (compiled)", "compiled", auth, args.http),
         start_server("simulator, journal off", "no-journal", auth, args.http),
         start_server("simulator + rate limiter", "limited", auth, args.http),
+        start_server("journal off, log warning", "quiet", auth, args.http),
     ]
     if not args.skip_openapi_core:
         servers.append(start_server("simulator (openapi-core)", "openapi-core", auth, args.http))
@@ -432,7 +440,7 @@ def main() -> None:
             server.process.terminate()
         for server in servers:
             server.process.wait(10)
-    base, sim, unjournaled, limited = results[:4]
+    base, sim, unjournaled, limited, quiet = results[:5]
     print(
         f"\n{args.connections} connections, {args.seconds:g} s per server in {args.rounds} alternating"
         f" rounds after {args.warmup:g} s warm-up, loopback, one uvicorn process per server"
@@ -455,6 +463,11 @@ def main() -> None:
     )
     print()
     print(comparison("journal on (1000 entries, none read) vs off", sim, unjournaled))
+    print(comparison("journal and request log on vs both off (issue 28: <= 10 %)", sim, quiet))
+    print(
+        f"defaults vs bare (issue 28: >= 0.6x): {sim.rps / base.rps:.2f}x req/s,"
+        f" {base.cpu_us_per_request / sim.cpu_us_per_request:.2f}x by CPU per request"
+    )
     print(comparison("rate limiter on vs off", limited, sim))
     print(
         json.dumps(

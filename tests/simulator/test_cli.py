@@ -184,3 +184,32 @@ def test_serve_answers_on_loopback(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     request = next(line for line in lines if line.get("message") == "request")
     assert request["status"] == 200 and request["request_id"].startswith("req-")
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "sim.example.com"])
+def test_serve_on_a_network_without_an_admin_token_refuses_to_start(
+    host: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("BILLING_SIM_ADMIN_TOKEN", raising=False)
+    assert main(["serve", "--host", host, "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "BILLING_SIM_ADMIN_TOKEN" in err and "--allow-dev-token" in err
+
+
+@pytest.mark.parametrize(
+    ("host", "token", "allow", "refused"),
+    [
+        ("127.0.0.1", "sim-admin-dev-token", False, False),
+        ("localhost", "sim-admin-dev-token", False, False),
+        ("::1", "sim-admin-dev-token", False, False),
+        ("0.0.0.0", "sim-admin-dev-token", True, False),
+        ("0.0.0.0", "a-token-of-our-own", False, False),
+        ("0.0.0.0", "sim-admin-dev-token", False, True),  # set explicitly is no better
+    ],
+)
+def test_only_the_dev_token_off_loopback_without_the_flag_is_refused(
+    host: str, token: str, allow: bool, refused: bool
+) -> None:
+    from billing_toolkit.simulator.config import network_token_refusal
+
+    assert (network_token_refusal(host, token, allow) is not None) is refused

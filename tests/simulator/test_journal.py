@@ -307,3 +307,23 @@ def test_a_request_cut_before_any_answer_is_recorded_without_a_status(sim: Sim) 
     assert (entry["status"], entry["faults"], entry["operation_id"]) == (
         None, ["connection_reset"], "getBalance",
     )  # fmt: skip
+
+
+def test_huge_headers_are_cut_with_a_marker_and_the_journal_stays_within_its_bytes() -> None:
+    from billing_toolkit.simulator.journal import HEADERS_KEPT, TEXT_KEPT
+
+    journal = RequestJournal(1000, max_bytes=1024 * 1024)
+    megabyte = b"x" * (1024 * 1024)
+    for index in range(300):  # 300 unauthenticated requests with a 1 MB header each
+        journal.record(0.0, 0.0, f"r{index}", "GET", "/v1/plans" + "a" * 2 * TEXT_KEPT, megabyte,
+                       None, None, 401, (), 0.001, [(b"x-big", megabyte), (b"x-after", b"1")],
+                       b"")  # fmt: skip
+    assert journal.kept_bytes <= 1024 * 1024
+    entries = journal.list()
+    assert len(entries) < 300 and entries[-1]["request_id"] == "r299"  # the oldest went first
+    newest = entries[-1]
+    assert newest["headers"]["x-big"].endswith("...[truncated]")
+    assert len(newest["headers"]["x-big"]) <= HEADERS_KEPT and "x-after" not in newest["headers"]
+    assert newest["query"].endswith("...[truncated]") and len(newest["path"]) <= TEXT_KEPT
+    journal.clear()
+    assert journal.kept_bytes == 0

@@ -78,3 +78,27 @@ def test_a_closed_log_stream_never_fails_the_request(
     sample = sim.sample("individual")
     assert sim.get(f"/v1/customers/{sample['account_number']}/balance").status_code == 200
     assert "Logging error" in capsys.readouterr().err
+
+
+def test_in_the_background_request_lines_wait_for_the_writer_and_keep_their_order(sim: Sim) -> None:
+    """`serve`'s writer: a request only queues its line; the writer (here: never by itself)
+    writes the queue in order, before any other line, and at `flush`."""
+    from billing_toolkit.simulator.logs import JsonLinesHandler
+
+    stream = io.StringIO()
+    configure_logging("info", stream)
+    logger = logging.getLogger("billing_sim")
+    handler = logger.handlers[0]
+    assert isinstance(handler, JsonLinesHandler)
+    handler.write_in_background(every_s=3600)
+    sample = sim.sample("individual")
+    for _ in range(3):
+        assert sim.get(f"/v1/customers/{sample['account_number']}/balance").status_code == 200
+    assert stream.getvalue() == ""  # queued, not written during the requests
+    logger.warning("after the requests")
+    lines = _lines(stream)
+    assert [line["message"] for line in lines] == ["request"] * 3 + ["after the requests"]
+    assert sample["account_number"] not in stream.getvalue()
+    sim.get(f"/v1/customers/{sample['account_number']}/balance")
+    handler.close()
+    assert len(_lines(stream)) == 5

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from billing_toolkit.webconsole.i18n import DEFAULT, LANGUAGES, pick, wording
+from billing_toolkit.webconsole.i18n import DEFAULT, LANGUAGES, SHARED, pick, wording
 
 
 @pytest.mark.parametrize(("header", "language"), [
@@ -23,5 +23,9 @@ def test_the_first_language_the_browser_lists_that_we_speak_wins(
 def test_a_console_reads_its_table_in_the_chosen_language_or_the_default() -> None:
     texts = wording({"title": ("Consola", "Console")})
     assert LANGUAGES == ("es", "en")
-    assert texts("en") == {"title": "Console"}
-    assert texts("es") == texts("xx") == {"title": "Consola"}
+    assert texts("en") == {"title": "Console"} | {key: en for key, (_, en) in SHARED.items()}
+    assert (
+        texts("es")
+        == texts("xx")
+        == {"title": "Consola"} | {k: es for k, (es, _) in SHARED.items()}
+    )

@@ -10,7 +10,9 @@ a few digits of context; a leaked cédula cannot be unleaked).
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any, cast
 from urllib.parse import unquote
 
 _PATTERNS = (
@@ -64,10 +66,56 @@ def mask(text: str) -> str:
     return _ANY.sub(_hide_match, text) if _DIGIT.search(text) else text
 
 
-_SECRET_PARAMETER = re.compile(
-    r"(?i)\b((?:api[_-]?key|access[_-]?token|token|secret|password|passwd|authorization)=)[^&\s]*"
-)
-"""A query or form parameter that names a secret: its value is never logged."""
+REDACTED = "[redacted]"
+_SECRET_SUBSTRINGS = ("token", "secret", "password", "passwd", "signature", "key", "cookie")
+"""A name holding any of these (in any case) names a secret: `X-Api-Key`, `client_secret`."""
+_SECRET_WORDS = frozenset({"pwd", "sig"})
+"""Whole words only: `sig` is a secret, `sigma` (a fault rule's spread) is not."""
+_SECRET_PREFIXES = ("auth", "session")
+"""Words that start so: `Proxy-Authorization`, `X-Auth-Token`, `sessionId`."""
+NOT_SECRET_NAMES = frozenset({"idempotencykey", "keyid", "wwwauthenticate"})
+"""Names that match a pattern above but only ever carry an identifier or a scheme (written
+lower-case without separators): QA needs `Idempotency-Key` to see a retry."""
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_WORD_BREAK = re.compile(r"[^a-z0-9]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def secret_name(name: str) -> bool:
+    """Whether a header, query parameter or JSON field called `name` holds a secret, in any
+    capitalisation or spelling (`client_secret`, `clientSecret`, `CLIENT-SECRET`). Bias:
+    hide — a redacted harmless field costs a reader a guess, a shown password is a leak."""
+    words = [word for word in _WORD_BREAK.split(_CAMEL.sub(r"\1 \2", name).lower()) if word]
+    joined = "".join(words)
+    if joined in NOT_SECRET_NAMES:
+        return False
+    return any(part in joined for part in _SECRET_SUBSTRINGS) or any(
+        word in _SECRET_WORDS or word.startswith(_SECRET_PREFIXES) for word in words
+    )
+
+
+def redact_named(value: Any) -> Any:
+    """A parsed JSON value with the value of every secret-named field, at any depth,
+    replaced by `REDACTED` (the whole value: a nested object under `credentials` too)."""
+    if isinstance(value, dict):
+        fields = cast("dict[Any, Any]", value)
+        return {
+            key: REDACTED if secret_name(str(key)) else redact_named(item)
+            for key, item in fields.items()
+        }
+    if isinstance(value, list):
+        return [redact_named(item) for item in cast("list[Any]", value)]
+    return value
+
+
+def _redact_parameter(match: re.Match[str]) -> str:
+    name = match.group(1)
+    return name + "=" + REDACTED if secret_name(decoded(name)) else match.group(0)
+
+
+_PARAMETER = re.compile(r"(?<![^\s&?;,\"'{(])([^\s&?;,=\"'{(]+)=[^&\s;,\"']*")
+"""A `name=value` pair of a query string, a form body or a log message: the value of a
+secret-named one is never shown (`?client_secret=…`, `refresh_token=…`, `sig=…`)."""
 _TOKEN = re.compile(
     r"(?i:\bbearer\s+)[^\s&,;]+"  # a bearer credential, whatever it looks like
     r"|\b(?:sk|pk|rk)_[A-Za-z0-9_]{6,}"  # API keys: the simulator's sk_sim_<tenant>_<hex>, Stripe-style
@@ -76,17 +124,17 @@ _TOKEN = re.compile(
 )
 """Token-shaped values: the simulator's API-key and admin-token formats, bearer credentials
 and JWTs. Bias: hide — a redacted word in a log costs nothing, a logged key is a leak."""
-REDACTED = "[redacted]"
 _MAY_HOLD_SECRET = re.compile(r"(?i)sk_|pk_|rk_|bearer|sim-admin|eyJ|=")
 """What every secret pattern needs: text without any of these is returned after one scan."""
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
 def mask_secrets(text: str) -> str:
-    """`text` with every token-shaped value and secret-named parameter replaced."""
+    """`text` with every token-shaped value and secret-named parameter (`secret_name`)
+    replaced."""
     if not _MAY_HOLD_SECRET.search(text):
         return text
-    text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + REDACTED, text)
+    text = _PARAMETER.sub(_redact_parameter, text) if "=" in text else text
     return _TOKEN.sub(REDACTED, text)
 
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp
 
 from billing_toolkit.contract import OPENAPI_PATH
 from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.contract.operations import Operation
 from billing_toolkit.simulator.admin.handlers import ADMIN_HANDLERS
+from billing_toolkit.simulator.admin.throttle import ThrottledAdmin
 from billing_toolkit.simulator.config import SimulatorConfig
 from billing_toolkit.simulator.console import console_mount
 from billing_toolkit.simulator.contract_docs import ASSETS_PREFIX, DOCS_PATHS, ContractDocs
@@ -23,12 +28,14 @@ from billing_toolkit.simulator.endpoint import (
 )
 from billing_toolkit.simulator.fault_injection import FaultMiddleware
 from billing_toolkit.simulator.handlers import BILLING_HANDLERS
+from billing_toolkit.simulator.handlers.context import OperationContext
 from billing_toolkit.simulator.journal_layer import JournalRecorder
 from billing_toolkit.simulator.metrics import MetricsMiddleware
 from billing_toolkit.simulator.middleware import RequestContextMiddleware
-from billing_toolkit.simulator.problems import problem
+from billing_toolkit.simulator.problems import Reply, problem
 from billing_toolkit.simulator.routing import ContractDispatch, contract_routes
 from billing_toolkit.simulator.runtime import build_runtime
+from billing_toolkit.webconsole.throttle import MemoryFailureCounts, SignInThrottle
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -65,7 +72,12 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
     """
     runtime = build_runtime(config or SimulatorConfig())
     billing = make_endpoint(runtime, runtime.validator, tenant_authenticator(runtime))
-    admin = make_endpoint(runtime, runtime.admin_validator, admin_authenticator(runtime))
+    throttle = SignInThrottle(MemoryFailureCounts(), runtime.config.clock.monotonic)
+    admin_endpoint = make_endpoint(runtime, runtime.admin_validator, admin_authenticator(runtime))
+
+    def admin(operation: Operation, handler: Callable[[OperationContext], Reply]) -> ASGIApp:
+        return ThrottledAdmin(admin_endpoint(operation, handler), throttle)
+
     billing_routes = contract_routes(runtime.billing, BILLING_HANDLERS, billing)
     admin_routes = contract_routes(runtime.admin, ADMIN_HANDLERS, admin)
     matchers = (runtime.matcher, OperationMatcher(runtime.admin.operations.values()))
@@ -84,7 +96,7 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
             *billing_routes,
             *admin_routes,
             *ContractDocs(OPENAPI_PATH).routes(),
-            console_mount(runtime),
+            *console_mount(runtime, throttle),
         ],
         middleware=[
             Middleware(MetricsMiddleware, runtime=runtime),

@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     customers = _whole(MIN_CUSTOMERS, MAX_CUSTOMERS)
     serve = commands.add_parser("serve", help="serve the billing API and the /_sim admin API")
     serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument(
+        "--allow-dev-token", action="store_true",
+        help="serve a non-loopback --host with the public dev admin token (refused otherwise)",
+    )  # fmt: skip
     serve.add_argument("--port", type=port, default=8080, help="0: any free port")
     serve.add_argument("--seed", type=seed, default=42, help="must match the seed of --state")
     serve.add_argument(
@@ -102,11 +106,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(args: argparse.Namespace) -> int:
     from billing_toolkit.simulator.app import create_app
-    from billing_toolkit.simulator.config import SimulatorConfig
+    from billing_toolkit.simulator.config import SimulatorConfig, network_token_refusal
     from billing_toolkit.simulator.logs import configure_logging
     from billing_toolkit.simulator.server import simulator_server
 
-    configure_logging(args.log_level)
     config = SimulatorConfig(
         seed=args.seed,
         customers_per_tenant=args.customers,
@@ -119,6 +122,10 @@ def _serve(args: argparse.Namespace) -> int:
         max_body_bytes=args.max_body_bytes,
         journal_size=args.journal_size,
     )
+    refusal = network_token_refusal(args.host, config.admin_token, args.allow_dev_token)
+    if refusal:
+        raise ValueError(refusal)
+    configure_logging(args.log_level, background=True)
     app = create_app(config)
     simulator_server(app, args.host, args.port, args.log_level).run()
     return EXIT_OK

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -14,8 +15,8 @@ from billing_toolkit.simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_N
 
 ADMIN_TOKEN_ENV = "BILLING_SIM_ADMIN_TOKEN"
 DEV_ADMIN_TOKEN = "sim-admin-dev-token"
-"""Admin token when `BILLING_SIM_ADMIN_TOKEN` is not set: fine on a laptop, set the variable
-anywhere the simulator is reachable by others."""
+"""Admin token when `BILLING_SIM_ADMIN_TOKEN` is not set: fine on a laptop (loopback only);
+`serve` on any other address refuses to start with it (`network_token_refusal`)."""
 ADMIN_PREFIX = "/_sim"
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 """1 MiB: the largest body of either contract (a scenario file) is a few kilobytes."""
@@ -23,6 +24,29 @@ DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 def _admin_token_from_env() -> str:
     return os.environ.get(ADMIN_TOKEN_ENV) or DEV_ADMIN_TOKEN
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is reachable from this machine only (`127.0.0.1`, `::1`, `localhost`).
+    Bias: anything else (`0.0.0.0`, a hostname, an interface address) is a network."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def network_token_refusal(host: str, admin_token: str, allow_dev_token: bool) -> str | None:
+    """Why `serve` must not start on `host` with `admin_token`, or None. The published dev
+    token on a reachable port lets anyone reset the state, inject faults and read the
+    journal: off loopback it takes `--allow-dev-token` on purpose."""
+    if admin_token != DEV_ADMIN_TOKEN or allow_dev_token or is_loopback(host):
+        return None
+    return (
+        f"serving on {host} needs an admin token of your own: set {ADMIN_TOKEN_ENV}"
+        " (or pass --allow-dev-token to serve the public dev token on purpose)"
+    )
 
 
 @dataclass(slots=True)

@@ -1,17 +1,27 @@
 """The request journal: what clients sent and what they got, for "did my code retry twice?".
 
 Bounded in memory (a ring buffer: the oldest entry goes first) and built for the hot path:
-serving a request appends one tuple of what the server already had (the request's header
-pairs as they came, its start on `perf_counter`); the dicts, the dates, the masking, the
+serving a request appends one tuple of what the server already had (the request's headers
+joined into one bytes block, its start on `perf_counter`); the dicts, the dates, the masking, the
 JSON parsing of bodies — and dropping the `Authorization` and `Cookie` headers — happen only
 when someone reads. The raw tuples never leave this module: every way out (`entries`,
 `list`, `count`) goes through `_entry`, which drops those headers, and what `list` gives is
-masked with the project's one policy (`mask_all`), so an account number or an API key in a
-path, a header or a body never leaves the journal whole. Bias: store less — a body longer
-than `BODY_KEPT` is cut, not kept.
+masked with the project's one policy (`mask_all`, and `secret_name` for what is named like
+a secret), so an account number or an API key in a path, a header or a body never leaves
+the journal whole. Bias: store less — a body longer
+than `BODY_KEPT` is cut, not kept; headers past `HEADERS_KEPT` bytes are cut with
+`TRUNCATED` at the end (a client sending 1 MB headers cannot make the journal hold them);
+and besides its entry count the journal has a byte budget (`DEFAULT_JOURNAL_BYTES`): the
+oldest entries go as soon as the kept bytes exceed it.
+
+Secrets are redacted by name with the kernel's one policy (`masking.secret_name`): a header,
+query parameter or JSON field (at any depth) named like `X-Api-Key`, `client_secret`,
+`password` or `sig` is shown as `[redacted]`.
 
 Filtering by a body field compares the value as the client sent it (before masking): a QA
 engineer asks for `reference=INV-7`, not for its masked form; the answer is masked anyway.
+A secret-named field is the exception: it compares as `[redacted]`, so a filter can never
+confirm a guessed password.
 `journal_filters` says how filters are written and checked.
 """
 
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,7 +37,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from billing_toolkit.contract.masking import mask_all
+from billing_toolkit.contract.masking import REDACTED, mask_all, redact_named, secret_name
 from billing_toolkit.simulator.journal_filters import as_text, wanted_values
 
 DEFAULT_JOURNAL_SIZE = 1000
@@ -34,6 +45,15 @@ DEFAULT_JOURNAL_SIZE = 1000
 MAX_JOURNAL_SIZE = 100_000
 BODY_KEPT = 16 * 1024
 """Bytes of a request body kept: scenario-sized bodies whole, a huge upload cut."""
+HEADERS_KEPT = 8 * 1024
+"""Bytes of header names and values kept per request (a browser sends under 2 KiB)."""
+TEXT_KEPT = 4 * 1024
+"""Bytes of the path and of the query string kept per request."""
+TRUNCATED = b"...[truncated]"
+"""The end of a header value, path or query that was cut."""
+DEFAULT_JOURNAL_BYTES = 16 * 1024 * 1024
+"""Bytes of bodies, headers, paths and queries the journal keeps in all: the oldest entries
+go first once it is exceeded, whatever the entry count allows."""
 _DROPPED_HEADERS = frozenset({b"authorization", b"cookie"})
 
 
@@ -57,6 +77,8 @@ class Entry(NamedTuple):
     headers: tuple[tuple[bytes, bytes], ...]
     body: bytes
     body_truncated: bool
+    size: int
+    """Bytes this entry keeps (what the byte budget counts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +119,7 @@ class JournalQuery:
 
 def _body_matches(raw: bytes, wanted: Mapping[str, str]) -> bool:
     try:
-        document = json.loads(raw) if raw else None
+        document = redact_named(json.loads(raw)) if raw else None  # as a reader sees it
     except ValueError:
         return False
     for path, value in wanted.items():
@@ -130,17 +152,28 @@ def _body_view(entry: Entry) -> Any:
         return None
     if not entry.body_truncated:
         try:
-            return _masked(json.loads(entry.body))
+            return _masked(redact_named(json.loads(entry.body)))
         except ValueError:
             pass
     return mask_all(entry.body.decode("utf-8", errors="replace"))
 
 
+_SEPARATOR = b"\n"
+"""Between the names and values of a stored header block: no parsed header holds one."""
+_HEADERS = Entry._fields.index("headers")
+
+
 def _entry(raw: tuple[Any, ...]) -> Entry:
-    """A stored tuple as readers may see it: without the headers that carry credentials."""
-    entry = Entry._make(raw)
-    kept = tuple([item for item in entry.headers if item[0].lower() not in _DROPPED_HEADERS])
-    return entry._replace(headers=kept)
+    """A stored tuple as readers may see it: its header block as pairs again, without the
+    headers that carry credentials."""
+    block: bytes = raw[_HEADERS]
+    parts = block.split(_SEPARATOR) if block else []
+    kept = tuple(
+        pair
+        for pair in zip(parts[::2], parts[1::2], strict=False)  # a stray LF: never a crash
+        if pair[0].lower() not in _DROPPED_HEADERS
+    )
+    return Entry._make((*raw[:_HEADERS], kept, *raw[_HEADERS + 1 :]))
 
 
 def entry_view(entry: Entry, wall_offset: float) -> dict[str, Any]:
@@ -161,7 +194,8 @@ def entry_view(entry: Entry, wall_offset: float) -> dict[str, Any]:
         "faults": list(entry.faults),
         "duration_ms": round(entry.duration_s * 1e6) / 1000,
         "headers": {
-            key.decode("latin-1"): mask_all(value.decode("latin-1")) for key, value in entry.headers
+            name: REDACTED if secret_name(name) else mask_all(value.decode("latin-1"))
+            for name, value in ((key.decode("latin-1"), value) for key, value in entry.headers)
         },
         "body": _body_view(entry),
         "body_truncated": entry.body_truncated,
@@ -174,11 +208,15 @@ class RequestJournal:
     `deque.append` with a `maxlen` and `next()` on `itertools.count` are atomic in CPython,
     so the server thread records without a lock while a test thread reads a copy."""
 
-    def __init__(self, capacity: int = DEFAULT_JOURNAL_SIZE) -> None:
+    def __init__(
+        self, capacity: int = DEFAULT_JOURNAL_SIZE, max_bytes: int = DEFAULT_JOURNAL_BYTES
+    ) -> None:
         if not 0 <= capacity <= MAX_JOURNAL_SIZE:
             raise ValueError(f"the journal size must be between 0 and {MAX_JOURNAL_SIZE}")
-        self.capacity = capacity
-        self._entries: deque[tuple[Any, ...]] = deque(maxlen=capacity)
+        self.capacity, self.max_bytes = capacity, max_bytes
+        self._entries: deque[tuple[Any, ...]] = deque()
+        self._bytes = 0
+        self._lock = threading.Lock()
         self._seq = itertools.count(1)
 
     @property
@@ -198,21 +236,35 @@ class RequestJournal:
         status: int | None,
         faults: Sequence[str] | None,
         duration_s: float,
-        headers: Iterable[tuple[bytes, bytes]],
+        headers: Sequence[tuple[bytes, bytes]],
         body: bytes,
     ) -> None:
         """Append a plain tuple of atoms and tuples (an `Entry` is made only when read).
 
-        `headers` are kept as they came, every one (the reads drop the credentials): one
-        copy in C instead of a filtering loop on every request. No list is kept: a tuple
-        holding only strings, numbers and bytes is untracked by the garbage collector after
-        its first pass, so a full journal adds nothing to every later collection — with
-        lists inside, it cost more than the append."""
-        self._entries.append(
-            (next(self._seq), started, elapsed_s, request_id, method, path, query,
-             operation_id, tenant, status, tuple(faults) if faults else (), duration_s,
-             tuple(headers), body[:BODY_KEPT] if body else b"", len(body) > BODY_KEPT)
-        )  # fmt: skip
+        `headers` are kept as they came, every one (the reads drop the credentials), joined
+        in C into one bytes block: one object kept per request instead of a tuple and two
+        bytes per header (fewer to allocate, keep and free), and its length is the size;
+        only headers over `HEADERS_KEPT` (and a path or query over `TEXT_KEPT`) pay for
+        being cut. No list is kept: a tuple holding only strings, numbers and bytes is
+        untracked by the garbage collector after its first pass, so a full journal adds
+        nothing to every later collection — with lists inside, it cost more than the append.
+        The lock only guards the byte count: the oldest entries leave while it is over."""
+        block = _SEPARATOR.join(itertools.chain.from_iterable(headers))
+        if len(block) > HEADERS_KEPT:
+            block = _SEPARATOR.join(itertools.chain.from_iterable(_cut_headers(headers)))
+        if len(path) > TEXT_KEPT or len(query) > TEXT_KEPT:
+            path, query = _cut(path.encode()).decode("utf-8", errors="replace"), _cut(query)
+        kept = body[:BODY_KEPT] if body else b""
+        size = len(block) + len(kept) + len(path) + len(query)
+        item = (next(self._seq), started, elapsed_s, request_id, method, path, query,
+                operation_id, tenant, status, tuple(faults) if faults else (), duration_s,
+                block, kept, len(body) > BODY_KEPT, size)  # fmt: skip
+        entries = self._entries
+        with self._lock:
+            entries.append(item)
+            self._bytes += size
+            while len(entries) > self.capacity or self._bytes > self.max_bytes:
+                self._bytes -= entries.popleft()[-1]
 
     def entries(self, query: JournalQuery | None = None) -> list[Entry]:
         """Oldest first; only those `query` matches."""
@@ -232,5 +284,34 @@ class RequestJournal:
     def count(self, query: JournalQuery | None = None) -> int:
         return len(self.entries(query))
 
+    @property
+    def kept_bytes(self) -> int:
+        return self._bytes
+
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+
+def _cut(text: bytes) -> bytes:
+    """`text` itself, or its first `TEXT_KEPT` bytes ending in `TRUNCATED`."""
+    if len(text) <= TEXT_KEPT:
+        return text
+    return text[: TEXT_KEPT - len(TRUNCATED)] + TRUNCATED
+
+
+def _cut_headers(pairs: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The headers that fit in `HEADERS_KEPT` bytes, in order, the one that crosses the
+    limit cut and marked with `TRUNCATED`."""
+    kept: list[tuple[bytes, bytes]] = []
+    room = HEADERS_KEPT
+    for name, value in pairs:
+        name = name[:256]
+        if len(name) + len(value) > room:
+            value = value[: max(0, room - len(name) - len(TRUNCATED))] + TRUNCATED
+        kept.append((name, value))
+        room -= len(name) + len(value) + 2 * len(_SEPARATOR)
+        if room <= 0:
+            break
+    return kept

@@ -48,9 +48,10 @@ class BodyTap:
     async def receive(self) -> Message:
         message = await self._receive()
         body = message.get("body")
-        if body and self.size <= BODY_KEPT:
-            self.chunks.append(body)
-            self.size += len(body)
+        if body and self.size <= BODY_KEPT:  # one byte more than kept: the journal says "cut"
+            piece = body[: BODY_KEPT + 1 - self.size]
+            self.chunks.append(piece)
+            self.size += len(piece)
         return message
 
 

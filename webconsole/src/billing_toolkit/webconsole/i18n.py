@@ -16,6 +16,13 @@ DEFAULT = "es"
 
 Table = Mapping[str, tuple[str, str]]
 """A console's words: key → (es, en)."""
+SHARED: Table = {
+    "throttled": (
+        "Demasiados intentos fallidos desde aquí. Espera unos minutos y vuelve a intentarlo.",
+        "Too many failed sign-ins from here. Wait a few minutes and try again.",
+    ),
+}
+"""Words every console has (the sign-in throttle's refusal, `throttle.py`)."""
 
 
 def pick(accept_language: str) -> str:
@@ -28,11 +35,12 @@ def pick(accept_language: str) -> str:
 
 
 def wording(table: Table) -> Callable[[str], dict[str, str]]:
-    """`texts(language)` over `table`: every key in that language (an unknown language
-    gets the default's words, never a missing key in a template)."""
+    """`texts(language)` over `SHARED` and `table`: every key in that language (an unknown
+    language gets the default's words, never a missing key in a template)."""
+    merged = {**SHARED, **table}
 
     def texts(language: str) -> dict[str, str]:
         index = LANGUAGES.index(language) if language in LANGUAGES else 0
-        return {key: pair[index] for key, pair in table.items()}
+        return {key: pair[index] for key, pair in merged.items()}
 
     return texts

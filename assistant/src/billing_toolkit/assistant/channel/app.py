@@ -72,5 +72,5 @@ def create_channel_app(
             if http is None:
                 await client.aclose()
 
-    routes = [*health.ROUTES, *webhook.ROUTES, *handoff_api.ROUTES, console.mount()]
+    routes = [*health.ROUTES, *webhook.ROUTES, *handoff_api.ROUTES, *console.mount()]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -37,12 +37,14 @@ from billing_toolkit.assistant.channel.handoff_actions import (
 from billing_toolkit.assistant.channel.json_body import BodyProblem, parse_json, read_body
 from billing_toolkit.assistant.channel.problems import problem
 from billing_toolkit.assistant.channel.service import ChannelService
+from billing_toolkit.assistant.channel.sign_in_guard import SignInGuard, retry_after
 from billing_toolkit.assistant.store import (
     Conversation,
     ConversationState,
     EscalationRecord,
     HistoryEntry,
 )
+from billing_toolkit.webconsole.throttle import client_address
 
 MAX_BODY_BYTES = 64 * 1024
 """Room for a text of `MAX_TEXT` characters written as six-byte JSON escapes, and then some."""
@@ -67,17 +69,28 @@ ConversationEndpoint = Callable[[Request, TenantChannel, str], Awaitable[Respons
 
 def for_agents(endpoint: TenantEndpoint) -> Callable[[Request], Awaitable[Response]]:
     """The endpoint, called with the tenant whose agent token the request carries (401
-    without one, before the body is read); a body or an action it refuses is answered here."""
+    without one, before the body is read; 429 while the address must wait after wrong
+    tokens, `sign_in_guard`); a body or an action it refuses is answered here."""
 
     async def guarded(request: Request) -> Response:
+        guard, address = SignInGuard(_service(request)), client_address(request.scope)
+        if wait := await guard.wait_s(address):
+            return problem(
+                429,
+                "too_many_failures",
+                f"Too many wrong agent tokens from this address; retry in {wait} s.",
+                headers=retry_after(wait),
+            )
         tenant = _tenant(request)
         if tenant is None:
+            await guard.failed(address)
             return problem(
                 401,
                 "unauthorized",
                 "An agent bearer token of this service is required.",
                 headers={"WWW-Authenticate": 'Bearer realm="handoff"'},
             )
+        await guard.succeeded(address)
         try:
             return await endpoint(request, tenant)
         except (BodyProblem, Refused) as refused:

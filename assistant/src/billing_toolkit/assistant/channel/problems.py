@@ -18,6 +18,7 @@ _TITLES = {
     "store_unavailable": "Message store unavailable",
     "workers_stopped": "Background workers stopped",
     "unauthorized": "Unauthorized",
+    "too_many_failures": "Too many failed sign-ins",
     "invalid_phone": "Invalid phone number",
     "invalid_state": "Invalid conversation state",
     "invalid_request": "Invalid request",

@@ -9,8 +9,9 @@ know the same sessions (an agent who signs out on one is signed out on all):
 - `console_sessions`: the `sid` of every signed-in inbox session and when it expires — the
   `SessionRegistry` of `billing_toolkit.webconsole.live_sessions`.
 
-Times are Unix seconds from the store's injected clock. Expired sessions are deleted when a
-new one opens, so the table holds the live ones only.
+Times are Unix seconds: the failures' from the store's injected clock, the sessions' from
+the clock their caller gives (the inbox gives the wall clock, as its cookies expire by it).
+Sessions that ended are deleted when a new one opens, so the table holds the live ones.
 """
 
 from __future__ import annotations
@@ -76,8 +77,10 @@ class SqlSignIns(StorePart):
 
     # -- SessionRegistry -------------------------------------------------------------------
 
-    def open(self, sid: str, expires_at: float) -> None:
-        self._execute("DELETE FROM console_sessions WHERE expires_at <= ?", (self.clock(),))
+    def open(self, sid: str, expires_at: float, max_age: float = 12 * 3600) -> None:
+        """Record `sid` until `expires_at`, and forget the sessions that ended (expired
+        before `expires_at - max_age`, the sign-in time on the caller's clock)."""
+        self._execute("DELETE FROM console_sessions WHERE expires_at <= ?", (expires_at - max_age,))
         self._rows(_OPEN, (sid, expires_at))
 
     def is_open(self, sid: str, now: float) -> bool:

@@ -7,8 +7,11 @@ What the proxy itself refuses is answered as problem+json, never a 5xx for a cli
 mistake: a body over `max_body` is 413 `payload_too_large`; an upstream that cannot be
 reached, or answers more than `max_body`, is 502 `upstream_unavailable` (the proxy's own
 failure, not the billing API's: those exchanges are not judged).
-Bias: pass traffic through untouched (hop-by-hop headers aside); the proxy observes, it
-never repairs.
+A request target that is not a path (`OPTIONS *`, an authority form) is 400 `validation_error`:
+there is no upstream URL to make of it.
+Bias: pass traffic through untouched (hop-by-hop headers aside: the fixed ones and every
+header the `Connection` header names, in both directions, as RFC 9110 §7.6.1 asks); the
+proxy observes, it never repairs.
 """
 
 from __future__ import annotations
@@ -49,6 +52,17 @@ class _TooLarge(Exception):
     pass
 
 
+def end_to_end(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`headers` without the hop-by-hop ones: the fixed set and those `Connection` names."""
+    named = {
+        token.strip().lower()
+        for name, value in headers
+        if name.lower() == "connection"
+        for token in value.split(",")
+    }
+    return [(name, value) for name, value in headers if name.lower() not in HOP_BY_HOP | named]
+
+
 class ProxyApp:
     """Forward to `upstream` (a base URL; the request's path and query are appended)."""
 
@@ -72,6 +86,10 @@ class ProxyApp:
             return
         if scope["type"] != "http":
             return
+        target = scope.get("raw_path") or scope["path"].encode()
+        if not target.startswith(b"/"):
+            await _problem(send, 400, "validation_error", "the request target must be a path")
+            return
         try:
             body = await _read_body(receive, self.max_body)
         except _TooLarge:
@@ -79,18 +97,21 @@ class ProxyApp:
                 send, 413, "payload_too_large", f"request body over {self.max_body} bytes"
             )
             return
-        url = self.upstream + scope.get("raw_path", scope["path"].encode()).decode("latin-1")
+        url = self.upstream + target.decode("latin-1")
         if scope.get("query_string"):
             url += "?" + scope["query_string"].decode("latin-1")
-        headers = [
-            (name.decode("latin-1"), value.decode("latin-1"))
-            for name, value in scope["headers"]
-            if name.decode("latin-1").lower() not in HOP_BY_HOP
-        ]
+        headers = end_to_end(
+            [(name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]]
+        )
         try:
             status, response_headers, response_body = await self._forward(
                 scope["method"], url, headers, body
             )
+        except httpx.InvalidURL:
+            await _problem(
+                send, 400, "validation_error", "the request target is not a valid URL path"
+            )
+            return
         except (httpx.HTTPError, _TooLarge) as exc:
             detail = "answered too large a body" if isinstance(exc, _TooLarge) else "is unreachable"
             await _problem(send, 502, "upstream_unavailable", f"the upstream {detail}")
@@ -138,8 +159,8 @@ class ProxyApp:
         # it plain and without the Content-Encoding that no longer describes it.
         kept = [
             (name, value)
-            for name, value in response.headers.multi_items()
-            if name.lower() not in HOP_BY_HOP and name.lower() != "content-encoding"
+            for name, value in end_to_end(response.headers.multi_items())
+            if name.lower() != "content-encoding"
         ]
         return response.status_code, kept, b"".join(chunks)
 

@@ -5,8 +5,10 @@ digits of every account number, phone and national ID kept), written with each h
 as `0` instead of `*`: `1000004821` is recorded as `1000000021`, `+584121234567` as
 `+580000000067`. The recording then still matches the contract's identifier formats, so a
 replay judges it exactly as the live proxy judged the original and reaches the same
-verdicts. API keys and other secrets are never recorded, `--no-mask` or not: the
-`Authorization` header and secret-looking values are always `[redacted]`.
+verdicts. API keys and other secrets are never recorded, `--no-mask` or not: headers,
+query parameters and JSON fields named like a secret (the kernel's one policy,
+`masking.secret_name`: `Authorization`, `X-Api-Key`, `client_secret`, `password`, `sig`, …)
+and token-shaped values are always `[redacted]`.
 Bias: mask anything that looks like an identifier (a lost digit of context costs nothing).
 """
 
@@ -20,12 +22,11 @@ from typing import IO, Any
 
 from billing_toolkit.conformance.errors import KitError
 from billing_toolkit.conformance.exchange import Exchange
-from billing_toolkit.contract.masking import REDACTED, mask, mask_secrets
+from billing_toolkit.contract.masking import REDACTED, mask, mask_secrets, redact_named, secret_name
 
 FORMAT_VERSION = 1
 MAX_LINE_CHARS = 8 * 1024 * 1024
 """A recorded line longer than this is refused (the proxy bounds bodies far below it)."""
-SECRET_HEADERS = frozenset({"authorization", "cookie", "set-cookie", "proxy-authorization"})
 _ESCAPED_PLUS = re.compile("%2b")
 
 
@@ -55,17 +56,28 @@ def _zero_masked_url(url: str) -> str:
 def _headers(headers: Mapping[str, str], masked: bool) -> dict[str, str]:
     shown = {}
     for name, value in headers.items():
-        if name.lower() in SECRET_HEADERS:
+        if secret_name(name):
             shown[name] = REDACTED
         else:
             shown[name] = mask_secrets(zero_masked(value) if masked else value)
     return shown
 
 
+def _named_secrets_redacted(text: str) -> str:
+    """A JSON body with its secret-named fields redacted; the text as it was when it has
+    none (or is no JSON), so a replay judges the bytes the upstream sent."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return text
+    redacted = redact_named(document)
+    return text if redacted == document else json.dumps(redacted, ensure_ascii=False)
+
+
 def _text(body: bytes | None, masked: bool) -> str | None:
     if body is None:
         return None
-    text = body.decode("utf-8", errors="replace")
+    text = _named_secrets_redacted(body.decode("utf-8", errors="replace"))
     return mask_secrets(zero_masked(text) if masked else text)
 
 

@@ -1,6 +1,6 @@
 """The QA console: the admin API as one page for people (`/_sim/console` of `billing-sim serve`).
 
-    Mount(PREFIX, ...) = console_mount(runtime)      # what create_app adds
+    routes = console_mount(runtime, throttle)      # what create_app adds
 
 Server-rendered (Starlette + Jinja2), its CSS and a small script shipped in the package —
 no build step, no CDN. Sign-in exchanges the admin token for a signed, HttpOnly,
@@ -14,21 +14,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from starlette.routing import Mount, Route, Router
+from starlette.routing import BaseRoute, Mount, Route, Router
 
 from billing_toolkit.simulator.console.pages import PREFIX, ConsolePages
 from billing_toolkit.simulator.console.session import SessionKeys
 from billing_toolkit.simulator.runtime import Runtime
-from billing_toolkit.webconsole.headers import PrivateHeaders
+from billing_toolkit.webconsole.headers import PrivateHeaders, bare_prefix_redirect
+from billing_toolkit.webconsole.live_sessions import MemorySessions
 from billing_toolkit.webconsole.static import static_files
+from billing_toolkit.webconsole.throttle import SignInThrottle
 
 __all__ = ["PREFIX", "console_mount"]
 
 
-def console_mount(runtime: Runtime, keys: SessionKeys | None = None) -> Mount:
+def console_mount(
+    runtime: Runtime, throttle: SignInThrottle, keys: SessionKeys | None = None
+) -> list[BaseRoute]:
     """The console under `PREFIX`; sessions signed with `keys` (default: a random key of
-    this process for the configured admin token — a restart signs everybody out)."""
-    pages = ConsolePages(runtime, keys or SessionKeys(runtime.config.admin_token))
+    this process for the configured admin token — a restart signs everybody out), sign-in
+    slowed by `throttle` (the admin bearer's)."""
+    keys = keys or SessionKeys(runtime.config.admin_token)
+    pages = ConsolePages(runtime, keys, throttle, MemorySessions())
     post = pages.post
     router = Router(
         routes=[
@@ -47,4 +53,4 @@ def console_mount(runtime: Runtime, keys: SessionKeys | None = None) -> Mount:
             Mount("/static", app=static_files(Path(__file__).with_name("static"))),
         ]
     )
-    return Mount(PREFIX, app=PrivateHeaders(router))
+    return [bare_prefix_redirect(PREFIX), Mount(PREFIX, app=PrivateHeaders(router))]

@@ -16,6 +16,7 @@ import yaml
 from starlette.requests import Request
 
 from billing_toolkit.simulator.body import BodyTooLarge, declared_length, read_body
+from billing_toolkit.simulator.faults import bounded_yaml
 
 FORM = "application/x-www-form-urlencoded"
 RULE_FIELDS = ("kind", "operation", "tenant", "times", "probability", "after_s", "duration_s")
@@ -66,7 +67,7 @@ def rule_from_form(form: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     if not extra:
         return raw, []
     try:
-        more = yaml.safe_load(extra)
+        more = bounded_yaml.load(extra)
     except yaml.YAMLError:
         return raw, ["body: the other fields are not valid YAML"]
     if not isinstance(more, dict):

@@ -10,7 +10,7 @@ validated by the same functions, so the console can accept nothing the API would
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,9 @@ from billing_toolkit.simulator.admin.handlers import load_scenario_text, rule_fi
 from billing_toolkit.simulator.console import i18n
 from billing_toolkit.simulator.console.forms import FormRefused, read_form, rule_from_form, scalar
 from billing_toolkit.simulator.console.session import (
+    ADMIN_ACCOUNT,
     COOKIE,
+    MAX_AGE,
     Session,
     SessionKeys,
     anonymous,
@@ -36,6 +38,8 @@ from billing_toolkit.simulator.representations import timestamp
 from billing_toolkit.simulator.runtime import Runtime
 from billing_toolkit.simulator.validation import IncomingRequest, RequestRejected
 from billing_toolkit.simulator.validation.messages import FieldError
+from billing_toolkit.webconsole.live_sessions import SessionRegistry
+from billing_toolkit.webconsole.throttle import SignInThrottle, client_address
 
 PREFIX = "/_sim/console"
 JOURNAL_SHOWN = 50
@@ -67,14 +71,30 @@ Action = Callable[[Visit, dict[str, str]], Awaitable[Response]]
 
 
 class ConsolePages:
-    def __init__(self, runtime: Runtime, keys: SessionKeys) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        keys: SessionKeys,
+        throttle: SignInThrottle,
+        sessions: SessionRegistry,
+    ) -> None:
+        """`throttle`: shared with the admin bearer (one token, one account); `sessions`:
+        the signed-in `sid`s, so signing out ends every copy of the cookie."""
         self.runtime, self.keys = runtime, keys
+        self.throttle, self.sessions = throttle, sessions
         self.control = runtime.control
+        self._now = runtime.config.clock.monotonic
 
     # --- plumbing -------------------------------------------------------------------------
 
     def visit(self, request: Request) -> Visit:
         session = self.keys.load(request.cookies.get(COOKIE))
+        if (
+            session is not None
+            and session.signed_in
+            and not self.sessions.is_open(session.sid, self._now())  # signed out: a copy
+        ):
+            session = replace(session, signed_in=False)
         fresh = session is None
         if session is None:
             session = anonymous(i18n.pick(request.headers.get("accept-language", "")))
@@ -154,12 +174,21 @@ class ConsolePages:
         return endpoint
 
     async def sign_in(self, visit: Visit, form: dict[str, str]) -> Response:
+        address = client_address(visit.request.scope)
+        if wait := self.throttle.wait_s(address, ADMIN_ACCOUNT):
+            refused = self._render(visit, "signin.html", 429, error=visit.texts["throttled"])
+            refused.headers["Retry-After"] = str(wait)
+            return refused
         if not self.keys.token_ok(form.get("token", "")):
+            self.throttle.failed(address, ADMIN_ACCOUNT)
             return self._render(visit, "signin.html", 401, error=visit.texts["bad_token"])
+        self.throttle.succeeded(address)
         fresh = Session(anonymous(visit.session.language).sid, visit.session.language, True)
+        self.sessions.open(fresh.sid, self._now() + MAX_AGE)
         return self._back(visit, session=fresh)
 
     async def sign_out(self, visit: Visit, form: dict[str, str]) -> Response:
+        self.sessions.close(visit.session.sid)
         return self._back(visit, session=anonymous(visit.session.language))
 
     async def language(self, visit: Visit, form: dict[str, str]) -> Response:

@@ -21,7 +21,9 @@ from billing_toolkit.webconsole.session import SignedCookie, new_sid
 
 COOKIE = "sim_console"
 MAX_AGE = 12 * 3600
-"""A QA day: after it, sign in again."""
+"""A QA day: after it, sign in again (signing out ends it at once, `live_sessions`)."""
+ADMIN_ACCOUNT = "admin"
+"""The one account the admin token signs in to: the sign-in throttle's account key."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,12 +21,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from billing_toolkit.contract.operations import Operation
+from billing_toolkit.simulator.faults.bounded_yaml import quoted
 from billing_toolkit.simulator.faults.clock import FaultClock
 from billing_toolkit.simulator.faults.events import EventLog
 from billing_toolkit.simulator.faults.kinds import KINDS
 from billing_toolkit.simulator.faults.rules import FaultRule, RequestFacts
 from billing_toolkit.simulator.faults.sequence import PASS, SequenceCursor
 from billing_toolkit.simulator.faults.states import StateCursor, StateMachine
+
+MAX_ACTIVE_RULES = 500
+"""Rules in force at once, from every source: each is looked at on every request, so
+thousands of them would slow the very operation a test measures."""
+MAX_SCENARIOS = 32
+"""Scenarios loaded at once (by name; rules added one by one count only as rules)."""
 
 
 class UnknownState(ValueError):
@@ -113,11 +120,19 @@ class FaultRegistry:
             staged += [(r, name) for name, state in machine.states.items() for r in state.rules]
         with self._lock:
             kept = [a for a in self._rules if not (replace and a.scenario == scenario)]
+            if len(kept) + len(staged) > MAX_ACTIVE_RULES:
+                raise ValueError(
+                    f"at most {MAX_ACTIVE_RULES} fault rules are in force at once"
+                    f" ({len(kept)} are; remove some first)"
+                )
+            loaded = {a.scenario for a in kept if a.scenario}
+            if scenario is not None and len(loaded | {scenario}) > MAX_SCENARIOS:
+                raise ValueError(f"at most {MAX_SCENARIOS} scenarios are loaded at once")
             taken = {active.rule.id for active in kept}
             wanted = [rule.id for rule, _ in staged if rule.id]
             clash = next((i for i in wanted if i in taken or wanted.count(i) > 1), None)
             if clash is not None:
-                raise ValueError(f"a fault with id {clash!r} already exists")
+                raise ValueError(f"a fault with id {quoted(clash)} already exists")
             now = self._clock.monotonic()
             for rule, state in staged:
                 self._next_id += 1

@@ -16,6 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Field
 
+from billing_toolkit.simulator.faults.bounded_yaml import quoted
 from billing_toolkit.simulator.faults.kinds import KINDS, Kind
 from billing_toolkit.simulator.faults.sequence import PASS, Step
 from billing_toolkit.simulator.numbers import Settings, SettingsRefused, read
@@ -160,7 +161,7 @@ def _checked(model: type[_S], raw: Mapping[Any, Any], problems: _Problems,
 
 def _text(value: Any) -> str | None:
     if not isinstance(value, str) or not value:
-        return f"must be a non-empty string, got {value!r}"
+        return f"must be a non-empty string, got {quoted(value)}"
     return None
 
 
@@ -184,7 +185,7 @@ def _kind(raw: Mapping[str, Any], problems: _Problems) -> Kind | None:
         return None
     name = raw["kind"]
     if not isinstance(name, str) or name not in KINDS:
-        problems.add("kind", f"unknown fault kind {name!r} (known: {', '.join(KINDS)})")
+        problems.add("kind", f"unknown fault kind {quoted(name)} (known: {', '.join(KINDS)})")
         return None
     return KINDS[name]
 
@@ -207,7 +208,7 @@ def _targets(raw: Mapping[str, Any], operations: Mapping[str, bool], kind: Kind 
     silently injects nothing is the worse failure for a test)."""
     operation, path = raw.get("operation"), raw.get("path")
     if operation is not None and operation != ANY_OPERATION and operation not in operations:
-        problems.add("operation", f"unknown operationId {operation!r}")
+        problems.add("operation", f"unknown operationId {quoted(operation)}")
     if operation is None and path is None:
         problems.add(None, "give an operation (an operationId or '*') or a path")
     if operation is not None and path is not None:
@@ -222,13 +223,13 @@ def _targets(raw: Mapping[str, Any], operations: Mapping[str, bool], kind: Kind 
     if isinstance(tenant, str) and tenant and tenant not in TENANTS:
         problems.add(
             "tenant",
-            f"no tenant {tenant!r} (tenants: {', '.join(sorted(TENANTS))}): the rule would never fire",
+            f"no tenant {quoted(tenant)} (tenants: {', '.join(sorted(TENANTS))}): the rule would never fire",
         )
     customer = raw.get("customer")
     if customer is not None and not _ACCOUNT_NUMBER.fullmatch(str(customer)):
         problems.add(
             "customer",
-            f"{str(customer)[:40]!r} is not an account number (10 digits): the rule would never fire",
+            f"{quoted(customer)} is not an account number (10 digits): the rule would never fire",
         )
     if kind is not None and kind.needs_404 and _lacks_404(operation, operations):
         problems.add("kind", f"{operation} has no 404 response in the contract")
@@ -253,7 +254,7 @@ def _step(raw: Any, index: int, last: bool, operation: Any, operations: Mapping[
     elif not isinstance(name, str) or name not in KINDS:
         known = ", ".join([PASS, *KINDS])
         problems.add(f"{where}.kind", "is required" if name is None
-                     else f"unknown fault kind {name!r} (known: {known})")  # fmt: skip
+                     else f"unknown fault kind {quoted(name)} (known: {known})")  # fmt: skip
         return None
     else:
         kind = KINDS[name]
@@ -291,7 +292,7 @@ def _sequence(raw: Mapping[str, Any], where: str, operations: Mapping[str, bool]
     window = _checked(_Window, raw, problems)
     repeat = raw.get("repeat", False)
     if not isinstance(repeat, bool):
-        problems.add("repeat", f"must be true or false, got {repeat!r}")
+        problems.add("repeat", f"must be true or false, got {quoted(repeat)}")
     raw_steps = raw["steps"]
     steps: list[Step | None] = []
     if not isinstance(raw_steps, list) or not 1 <= len(raw_steps) <= MAX_STEPS:
@@ -362,11 +363,11 @@ def parse_header(value: str, operations: Mapping[str, bool], operation_id: str) 
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep:
-            raise FaultRuleError(f"header X-Sim-Fault: expected name=value, got {pair!r}")
+            raise FaultRuleError(f"header X-Sim-Fault: expected name=value, got {quoted(pair)}")
         try:
             raw[name.strip()] = int(text) if text.strip().lstrip("-").isdigit() else float(text)
         except ValueError:
             raise FaultRuleError(
-                f"header X-Sim-Fault.{name.strip()}: must be a number, got {text!r}"
+                f"header X-Sim-Fault.{name.strip()}: must be a number, got {quoted(text)}"
             ) from None
     return parse_rule(raw, "header X-Sim-Fault", operations)

@@ -15,7 +15,9 @@ the scenario is in that state, with transitions on completed requests (see `stat
 
 A file is checked whole before any rule is used: every problem is reported, each with its
 line (`x.yaml: line 7: rules[1].kind: ...`), and a key given twice in one mapping is one of
-them (YAML would silently keep the last). Bias: a scenario that is not exactly what it says
+them (YAML would silently keep the last). The text is read by `bounded_yaml` (no aliases,
+at most 64 KiB, bounded depth) and holds at most `MAX_RULES` rules, states included: a
+scenario of thousands of rules would slow every request it targets. Bias: a scenario that is not exactly what it says
 fails loudly; a test that injects less than its author believes is the worse outcome.
 """
 
@@ -29,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from billing_toolkit.simulator.faults.bounded_yaml import BoundedLoader, quoted
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
 from billing_toolkit.simulator.faults.states import StateMachine, parse_states
 
@@ -36,6 +39,8 @@ TOP_LEVEL = ("name", "description", "rules", "initial", "states")
 Statuses = Mapping[str, frozenset[int]]
 """operationId → the statuses the contract documents for it (what a transition may name)."""
 SCENARIO_SUFFIXES = (".yaml", ".yml")
+MAX_RULES = 200
+"""Rules of one scenario, top level and states together (the shipped ones have a dozen)."""
 
 
 class ScenarioError(ValueError):
@@ -64,8 +69,8 @@ class Scenario:
 _BOOL, _STR = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:str"
 
 
-class _LineLoader(yaml.SafeLoader):
-    """Safe YAML that records duplicate keys and the line of every mapping and key."""
+class _LineLoader(BoundedLoader):
+    """Bounded safe YAML that records duplicate keys and the line of every mapping and key."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
@@ -82,7 +87,7 @@ class _LineLoader(yaml.SafeLoader):
             key = self.construct_object(key_node, deep=True)
             if key in seen:
                 self.duplicates.append(
-                    f"line {key_node.start_mark.line + 1}: {key!r} is given twice in this mapping"
+                    f"line {key_node.start_mark.line + 1}: {quoted(key)} is given twice in this mapping"
                 )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
@@ -160,6 +165,9 @@ def _parse(data: Any, operations: Mapping[str, bool], statuses: Statuses | None,
         data, lambda raw, where: parse_rule(raw, where, operations), every
     )
     found.extend(state_problems)
+    states = machine.states.values() if machine else ()
+    if (count := len(rules) + sum(len(state.rules) for state in states)) > MAX_RULES:
+        found.append(f"rules: {count} rules; a scenario holds at most {MAX_RULES}")
     problems.extend(_with_line(problem, data, loader) if loader else problem for problem in found)
     if problems:
         raise FaultRuleError("; ".join(problems), problems)

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from billing_toolkit.simulator.faults.bounded_yaml import quoted
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError
 from billing_toolkit.simulator.numbers import Settings, SettingsRefused, read
 
@@ -120,11 +121,11 @@ def _transition(raw: Any, where: str, names: set[str], statuses: Mapping[str, fr
     if operation is None:
         problems.append(f"{where}.operation: is required")
     elif not isinstance(operation, str) or operation not in statuses:
-        problems.append(f"{where}.operation: unknown operationId {operation!r}")
+        problems.append(f"{where}.operation: unknown operationId {quoted(operation)}")
     if status is not None:
         documented = statuses.get(operation, frozenset()) if isinstance(operation, str) else None
         if isinstance(status, bool) or not isinstance(status, int):
-            problems.append(f"{where}.status: must be an HTTP status code, got {status!r}")
+            problems.append(f"{where}.status: must be an HTTP status code, got {quoted(status)}")
         elif documented is not None and operation in statuses and status not in documented:
             allowed = ", ".join(map(str, sorted(documented)))
             problems.append(f"{where}.status: {operation} does not document {status} "
@@ -137,7 +138,9 @@ def _transition(raw: Any, where: str, names: set[str], statuses: Mapping[str, fr
     if to is None:
         problems.append(f"{where}.to: is required")
     elif not isinstance(to, str) or to not in names:
-        problems.append(f"{where}.to: unknown state {to!r} (states: {', '.join(sorted(names))})")
+        problems.append(
+            f"{where}.to: unknown state {quoted(to)} (states: {', '.join(sorted(names))})"
+        )
     if (
         len(problems) > found
         or counted is None
@@ -193,7 +196,9 @@ def parse_states(data: Mapping[str, Any], parse: RuleParser,
     if initial is None:
         problems.append("initial: is required with states")
     elif not isinstance(initial, str) or initial not in names:
-        problems.append(f"initial: unknown state {initial!r} (states: {', '.join(sorted(names))})")
+        problems.append(
+            f"initial: unknown state {quoted(initial)} (states: {', '.join(sorted(names))})"
+        )
     states = {str(name): _state(body, f"states.{name}", names, parse, statuses, problems)
               for name, body in raw.items()}  # fmt: skip
     return (None if problems else StateMachine(str(initial), states)), problems

@@ -1,6 +1,6 @@
 """The agents' inbox: the handoff API as pages, for people (`/console` of `billing-assistant serve`).
 
-    app.routes.append(console.mount())        # what create_channel_app does
+    app.routes.extend(console.mount())        # what create_channel_app does
 
 Server-rendered (Starlette + Jinja2), with its CSS and a small script shipped in the
 package — no build step, no CDN. Sign-in exchanges the tenant's agent token for a signed,
@@ -15,18 +15,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from starlette.routing import Mount, Route, Router
+from starlette.routing import BaseRoute, Mount, Route, Router
 
 from billing_toolkit.assistant.channel.console import pages
 from billing_toolkit.assistant.channel.console.pages import PREFIX, ConsolePages
 from billing_toolkit.assistant.channel.console.session import SessionKeys
-from billing_toolkit.webconsole.headers import PrivateHeaders
+from billing_toolkit.webconsole.headers import PrivateHeaders, bare_prefix_redirect
 from billing_toolkit.webconsole.static import static_files
 
 __all__ = ["PREFIX", "mount"]
 
 
-def mount(keys: SessionKeys | None = None) -> Mount:
+def mount(keys: SessionKeys | None = None) -> list[BaseRoute]:
     """The inbox under `PREFIX`; sessions signed with `keys` (default: from the
     environment, `$ASSISTANT_CONSOLE_SECRET`, else a key of this process)."""
     console = ConsolePages(keys or SessionKeys.from_environment())
@@ -58,4 +58,4 @@ def mount(keys: SessionKeys | None = None) -> Mount:
             Mount("/static", app=static),
         ]
     )
-    return Mount(PREFIX, app=PrivateHeaders(router))
+    return [bare_prefix_redirect(PREFIX), Mount(PREFIX, app=PrivateHeaders(router))]

@@ -29,6 +29,7 @@ from billing_toolkit.assistant.channel.config import TenantChannel
 from billing_toolkit.assistant.channel.console import i18n
 from billing_toolkit.assistant.channel.console.session import (
     COOKIE,
+    MAX_AGE,
     Session,
     SessionKeys,
     anonymous,
@@ -37,7 +38,9 @@ from billing_toolkit.assistant.channel.console.session import (
 from billing_toolkit.assistant.channel.handoff_actions import ConversationView, Refused
 from billing_toolkit.assistant.channel.json_body import BodyProblem, read_body
 from billing_toolkit.assistant.channel.service import ChannelService
+from billing_toolkit.assistant.channel.sign_in_guard import SignInGuard, retry_after
 from billing_toolkit.assistant.store import ConversationState
+from billing_toolkit.webconsole.throttle import client_address
 
 PREFIX = "/console"
 MAX_FORM_BYTES = 64 * 1024
@@ -83,9 +86,13 @@ def _service(request: Request) -> ChannelService:
     return service
 
 
-def _visit(request: Request, keys: SessionKeys) -> Visit:
+async def _visit(request: Request, keys: SessionKeys) -> Visit:
+    """Who is asking. A cookie is a session only while the store holds its `sid`: signing
+    out removes it, so a copy of the cookie stops working too."""
     session = keys.load(request.cookies.get(COOKIE))
     tenant = keys.signed_in(session, _service(request).config)
+    if tenant is not None and session is not None:
+        tenant = tenant if await SignInGuard(_service(request)).session_open(session.sid) else None
     if session is None:
         return Visit(
             request,
@@ -173,7 +180,7 @@ class ConsolePages:
     # -- sign in and out ---------------------------------------------------------------
 
     async def home(self, request: Request) -> Response:
-        visit = _visit(request, self.keys)
+        visit = await _visit(request, self.keys)
         if visit.tenant is None:
             return _keep(_see_other(f"{PREFIX}/signin"), visit)
         service = _service(request)
@@ -202,25 +209,35 @@ class ConsolePages:
         return _page(visit, "inbox.html", waiting=rows, active=mine)
 
     async def signin_page(self, request: Request) -> Response:
-        visit = _visit(request, self.keys)
+        visit = await _visit(request, self.keys)
         if visit.tenant is not None:
             return _see_other(f"{PREFIX}/")
         return _page(visit, "signin.html")
 
     async def signin(self, visit: Visit, form: dict[str, str]) -> Response:
-        tenant = actions.tenant_by_agent_token(
-            _service(visit.request).config, form.get("token", "")
-        )
+        """Throttled per address and per agent named (`sign_in_guard`): while the address
+        must wait, the token is not even compared."""
+        service = _service(visit.request)
+        guard, address = SignInGuard(service), client_address(visit.request.scope)
         agent = form.get("agent", "").strip()
+        account = agent.lower()[:64] or None
+        if wait := await guard.wait_s(address, account):
+            refused = _page(visit, "signin.html", 429, error=visit.texts["throttled"], agent=agent)
+            refused.headers.update(retry_after(wait))
+            return refused
+        tenant = actions.tenant_by_agent_token(service.config, form.get("token", ""))
         if tenant is None:
+            await guard.failed(address, account)
             return _page(visit, "signin.html", 401, error=visit.texts["bad_token"], agent=agent)
+        await guard.succeeded(address)
         if not actions.AGENT_ID.match(agent):
             return _page(visit, "signin.html", 400, error=visit.texts["bad_agent"], agent=agent)
-        return _keep(
-            _see_other(f"{PREFIX}/"), visit, signed_in_as(visit.session, tenant, agent, self.keys)
-        )
+        session = signed_in_as(visit.session, tenant, agent, self.keys)
+        await guard.open_session(session.sid, MAX_AGE)
+        return _keep(_see_other(f"{PREFIX}/"), visit, session)
 
     async def signout(self, visit: Visit, form: dict[str, str]) -> Response:
+        await SignInGuard(_service(visit.request)).close_session(visit.session.sid)
         response = _see_other(f"{PREFIX}/signin")
         self.keys.cookie.clear(response, path=PREFIX)
         return response
@@ -262,7 +279,7 @@ class ConsolePages:
         return _page(visit, "error.html", 404, message=visit.texts["not_found"])
 
     async def conversation(self, request: Request) -> Response:
-        visit = _visit(request, self.keys)
+        visit = await _visit(request, self.keys)
         if visit.tenant is None:
             return _keep(_see_other(f"{PREFIX}/signin"), visit)
         try:
@@ -299,7 +316,7 @@ class ConsolePages:
         """A POST endpoint: its form read (bounded) and its CSRF token checked first."""
 
         async def endpoint(request: Request) -> Response:
-            visit = _visit(request, self.keys)
+            visit = await _visit(request, self.keys)
             try:
                 fields = await _form(request)
             except FormRefused as refused:
