@@ -8,6 +8,7 @@ import pytest
 
 from billing_toolkit.assistant.text.dates import DateStyle, find_dates, format_date, write_like
 from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.relative_dates import relative_days, stated_days
 
 
 @pytest.mark.parametrize(
@@ -133,3 +134,55 @@ def test_el_dia_takes_the_month_of_a_date_in_its_sentence(
     text: str, month_day: tuple[int, int]
 ) -> None:
     assert find_dates(text)[-1].month_day == month_day
+
+
+@pytest.mark.parametrize(
+    ("wording", "days"),
+    [
+        ("mañana", 1),
+        ("pasado mañana", 2),
+        ("the day before yesterday", -2),
+        ("vence hoy", 0),
+        ("en 16 días", 16),
+        ("dentro de dos semanas", 14),
+        ("hace 9 días", -9),
+        ("in a week", 7),
+        ("3 days ago", -3),
+        ("a week from today", 7),
+        ("en 2 meses", None),  # a month has no fixed length
+        ("en unos días", None),
+        ("en veinte treinta días", None),  # words that make no number
+        ("el viernes", None),
+    ],
+)
+def test_a_relative_date_names_an_exact_count_of_days_or_none(
+    wording: str, days: int | None
+) -> None:
+    assert relative_days(wording) == days
+
+
+def test_the_evidence_states_counts_of_days_the_way_the_capabilities_compute_them() -> None:
+    text = "16 days until the next due date 2026-12-15; the oldest fell due 2026-11-20, 9 days ago"
+    assert stated_days(text) == {16, -9}
+
+
+@pytest.mark.parametrize(
+    ("text", "day_first", "month_day"),
+    [
+        ("el 15/12", None, (12, 15)),  # the one real reading
+        ("el 05/11", None, None),  # both real: no reading without a locale
+        ("el 05/11", True, (11, 5)),
+        ("el 05/11", False, (5, 11)),
+        ("el 05/13", True, (5, 13)),  # the locale's reading is no date: the real one
+    ],
+)
+def test_a_short_numeric_date_is_read_like_a_full_one(
+    text: str, day_first: bool | None, month_day: tuple[int, int] | None
+) -> None:
+    [mention] = find_dates(text, day_first)
+    assert mention.month_day == month_day
+
+
+def test_a_weekday_after_its_date_is_kept_on_it() -> None:
+    [mention] = find_dates("vence el 15 de diciembre de 2026 (martes), sin recargo")
+    assert (mention.literal, mention.weekday) == ("15 de diciembre de 2026 (martes)", 1)

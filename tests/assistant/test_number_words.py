@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 
 from billing_toolkit.assistant.text.number_words import (
     find_spelled_amounts,
+    find_spelled_figures,
+    fraction_after,
     read_number_words,
     read_spelled_value,
+    scaled,
     spell_number,
 )
 from tests.assistant.grounding_helpers import verify
@@ -123,3 +126,44 @@ class TestTheVerifier:
     def test_a_negative_amount_in_words_is_not_read_as_its_sign(self) -> None:
         # "dieciséis con cincuenta dólares" is unsigned; the evidence states -16.50 only.
         assert not verify("Tu saldo neto es dieciséis con cincuenta dólares.", BALANCE).grounded
+
+
+@pytest.mark.parametrize(
+    ("text", "fraction"),
+    [
+        (" con cincuenta", Decimal("0.50")),
+        (" y 50 centavos", Decimal("0.50")),
+        (" and fifty cents", Decimal("0.50")),
+        (" con 5.", Decimal("0.05")),
+        (" y medio", Decimal("0.5")),
+        (" con ciento veinte", None),  # 120 cents: no reading
+        (" y cincuenta", "none"),  # "and fifty" with no cents word is no cents
+    ],
+)
+def test_the_fraction_written_after_a_whole_figure(text: str, fraction: object) -> None:
+    found = fraction_after(text, 0)
+    if fraction == "none":
+        assert found is None
+    else:
+        assert found is not None and found[0] == fraction
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("un recargo de seis.", ["seis"]),
+        ("te quedan quince días", ["quince"]),
+        ("tienes dos facturas", []),
+        ("tienes una.", []),
+        ("el 16 por ciento.", []),
+    ],
+)
+def test_a_number_word_with_no_unit_is_a_figure_where_it_ends_a_phrase(
+    text: str, figures: list[str]
+) -> None:
+    assert [f.literal for f in find_spelled_figures(text)] == figures
+
+
+def test_digits_before_a_scale_word_are_scaled() -> None:
+    assert scaled("USD 45 mil", 6) and scaled("45k", 2)
+    assert not scaled("45 dólares", 2)

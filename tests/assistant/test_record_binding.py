@@ -87,3 +87,23 @@ def test_the_digits_of_an_identifier_are_said_of_nothing() -> None:
     assert binder.keys_at(len("Factura INV-")) == ()
     assert binder.keys_at(len(f"Factura {A} de USD 45,00, a nombre de V-")) == ()
     assert binder.keys_at(len(f"Factura {A} de USD ")) == ((IdentifierKind.INVOICE, A),)
+
+
+def test_each_aside_of_a_comparison_is_its_own_invoices_record() -> None:
+    comparison = (
+        f"Comparing invoice {A} (issued 2026-12-05, total USD 45.50) with the previous "
+        f"invoice {B} (issued 2026-11-05, total USD 32.48) of account 1000004821: the "
+        "total increased by USD 13.02 (computed)."
+    )
+    records = evidence_records([comparison])
+    mine = " ".join(records[(IdentifierKind.INVOICE, A)])
+    theirs = " ".join(records[(IdentifierKind.INVOICE, B)])
+    assert "45.50" in mine and "32.48" not in mine and "13.02" in mine
+    assert "32.48" in theirs and "45.50" not in theirs and "13.02" in theirs
+    assert "45.50" in " ".join(records[(IdentifierKind.ACCOUNT, "1000004821")])
+
+
+def test_an_amount_said_towards_an_identifier_is_that_ones() -> None:
+    answer = f"Se aplicaron USD 45,50 a la {A} y USD 32,48 a la {B}."
+    binder = Binder.of(answer)
+    assert binder.keys_at(answer.index("32,48")) == ((IdentifierKind.INVOICE, B),)

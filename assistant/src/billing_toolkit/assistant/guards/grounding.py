@@ -17,18 +17,25 @@ What a figure is said to be:
      unit is judged by the rules below, as it always was;
    - its record (`record_binding.py`): a figure in a clause or sentence that names an
      invoice, account, payment or plan is supported only by that identifier's record (the
-     nearest identifier before it in its clause, else its sentence's first), and when it is
-     said of several joined identifiers, by every one of theirs. A figure that names no
-     subject is backed by any record;
+     one an amount is said towards, else the nearest before it in its clause, else its
+     clause's, else its sentence's first), and when it is said of several joined
+     identifiers, by every one of theirs; inside one evidence sentence, each invoice's aside
+     (a bill comparison's totals) is that invoice's only. A figure that names no subject is
+     backed by any record;
    - its spelling (`text/number_words.py`): a number in words with a unit beside it
      ("sesenta y dos dólares", "forty-five dollars and fifty cents") is read by value and
      judged like the same figure in digits; one we cannot read is rejected. Number words
-     with no unit ("tienes dos facturas") are not figures and are not checked;
+     with no unit are figures when they end their phrase ("un recargo de seis.") or count
+     days ("quince días"), backed by the same number in the evidence; a count of things
+     ("tienes dos facturas") is not checked;
    - dates (`text/dates.py`), however written: ISO, numeric, long forms, abbreviated months
      (`15 de dic. de 2026`, `Sept. 15`), ordinals (`1.º`, `15th`), `15-dic-2026`, days and
      years in words, "el día 15" of the month its sentence names, and a weekday before it,
-     which must be that date's. A relative date ("mañana", "in 3 days") is supported only
-     when the evidence says it in the same words.
+     or after it, which must be that date's. A relative date ("mañana", "in 3 days", a weekday
+     with no date) is supported only when the evidence says it in the same words, or states
+     the exact count of days it names (a computed "16 days until the next due date" backs
+     "en 16 días", not "en 15 días"), or its record holds the date that many days from the
+     billing system's today (the evidence's one "as of" date).
 
 Rules for a figure with no unit, the first that applies:
    - a date is supported by its literal, or by its value (an evidence date with the same day;
@@ -69,10 +76,11 @@ not lean on `example_texts` (worked examples, format samples). A figure only an 
 backs is rejected and listed in `illustrative_tokens` as well, so the agent sees why.
 
 What it does not check: that a figure is the one the subscriber asked about (a correct
-"amount due" given for "overdue" within the same record passes), counts in words with no
-unit, the meaning of the words around a figure ("subió" for a fall), and, in a sentence the
-evidence states as one record about several identifiers (a bill comparison), which of them
-a figure belongs to.
+"amount due" given for "overdue" within the same record passes), counts of things in words
+("dos facturas"), the meaning of the words around a figure ("subió" for a fall, or which of a bill
+comparison's "went from USD 28.00 to USD 36.02" is the old figure), a subject named by a
+word and not an identifier ("tu saldo": backed by any record), and a day with no month in
+its sentence ("vence el 16", judged as the number 16).
 
 Bias: when in doubt, reject. A rejected reply costs a human agent a minute; a wrong figure
 about a bill costs the subscriber's trust.
@@ -83,7 +91,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
 
@@ -94,12 +102,22 @@ from billing_toolkit.assistant.text.amounts import (
     canonical_signs,
     signed_numbers,
 )
-from billing_toolkit.assistant.text.currencies import unit_of
+from billing_toolkit.assistant.text.currencies import unit_after, unit_of
 from billing_toolkit.assistant.text.dates import DateMention, find_dates
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.text.number_words import find_spelled_amounts
-from billing_toolkit.assistant.text.relative_dates import find_relative_dates
+from billing_toolkit.assistant.text.number_words import (
+    find_spelled_amounts,
+    find_spelled_figures,
+    fraction_after,
+    scaled,
+)
+from billing_toolkit.assistant.text.relative_dates import (
+    find_relative_dates,
+    relative_days,
+    stated_days,
+    stated_today,
+)
 
 _MIN_IDENTIFIER_DIGITS = 7
 _SPACED_IDENTIFIER = re.compile(r"(?<![\w.,+-])\+?\d[\d ()-]*[ ()][\d ()-]*\d(?![\d]|[.,]\d)")
@@ -209,6 +227,12 @@ class _Evidence:
         value = _figure_value(token)
         return value is not None and self.supports_value(value, unit)
 
+    def supports_spelled(self, value: Decimal) -> bool:
+        """A number in words with no unit: the same whole number written in the evidence, or
+        an evidence amount of that value in any unit."""
+        whole = value == value.to_integral_value()
+        return value in self._amounts or (whole and self.literal(str(int(value))))
+
     def supports_spaced_identifier(self, run: str) -> bool:
         digits = _identifier(run)
         return len(digits) >= _MIN_IDENTIFIER_DIGITS and digits in self._identifiers
@@ -217,9 +241,27 @@ class _Evidence:
     def _folded(self) -> str:
         return fold(self._dated_text)
 
-    def states(self, wording: str) -> bool:
-        """The evidence says these words (a relative date), accents and case aside."""
-        return re.search(rf"\b{re.escape(fold(wording))}\b", self._folded) is not None
+    @cached_property
+    def _stated_days(self) -> set[int]:
+        return stated_days(self._dated_text)
+
+    @cached_property
+    def today(self) -> date | None:
+        """The billing system's today, when the evidence states exactly one."""
+        return stated_today(self._dated_text)
+
+    def supports_relative(self, wording: str, today: date | None) -> bool:
+        """The evidence says these words (a relative date), accents and case aside, or states
+        the exact count of days they name from the record's today, or holds the date that
+        many days from `today` ("hoy" is not backed by the as-of date: that is no due date)."""
+        if re.search(rf"\b{re.escape(fold(wording))}\b", self._folded) is not None:
+            return True
+        days = relative_days(wording)
+        if days is None:
+            return False
+        return days in self._stated_days or (
+            today is not None and days != 0 and today + timedelta(days=days) in self._dates
+        )
 
     def literal(self, token: str, *, signed: bool = True, dated: bool = False) -> bool:
         """Tried only where the token's characters occur (a plain `find`), so a long
@@ -355,7 +397,8 @@ def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[
     judged = _date_spans(mentions)
     for start, end, wording in find_relative_dates(_blank(answer, judged)):
         judged.append((start, end))
-        if not scope.supports(start, lambda e, w=wording: e.states(w)):
+        today = scope.everything.today
+        if not scope.supports(start, lambda e, w=wording, t=today: e.supports_relative(w, t)):
             failed.append((start, wording))
     for spelled in find_spelled_amounts(_blank(answer, judged)):
         judged.append((spelled.start, spelled.end))
@@ -364,17 +407,52 @@ def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[
             spelled.start, lambda e, v=value, u=unit: e.supports_value(v, u)
         ):
             failed.append((spelled.start, spelled.literal))
+    for figure in find_spelled_figures(_blank(answer, judged)):
+        judged.append((figure.start, figure.end))
+        number = figure.value
+        if number is None or not scope.supports(
+            figure.start, lambda e, n=number: e.supports_spelled(n)
+        ):
+            failed.append((figure.start, figure.literal))
     rest = _blank(answer, judged)
     for match in _SPACED_IDENTIFIER.finditer(rest):
         if scope.supports(match.start(), lambda e, r=match[0]: e.supports_spaced_identifier(r)):
             judged.append(match.span())
     rest = _blank(answer, judged)
+    consumed = 0
     for start, token in signed_numbers(rest):
-        unit = unit_of(rest, start, _digits_end(start, token))
-        if unit is None:
+        if start < consumed:
+            continue
+        end = _digits_end(start, token)
+        unit = unit_of(rest, start, end)
+        fraction = None if unit is None else _fraction(rest, end)
+        if scaled(rest, end):
+            supported = False
+        elif unit is None:
             supported = scope.supports(start, lambda e, t=token: e.supports_number(t))
-        else:
+        elif fraction is None:
             supported = scope.supports(start, lambda e, t=token, u=unit: e.supports_figure(t, u))
+        else:
+            consumed = fraction[1]
+            value = _whole_plus(token, fraction[0])
+            supported = value is not None and scope.supports(
+                start, lambda e, v=value, u=unit: e.supports_value(v, u)
+            )
         if not supported:
             failed.append((start, token))
     return failed
+
+
+def _fraction(text: str, end: int) -> tuple[Decimal | None, int] | None:
+    """Cents or a half written after a figure's digits or after its unit ("USD 45 y 50
+    centavos", "45 dólares con 50"), and where they end."""
+    after = unit_after(text, end)
+    return fraction_after(text, end) or (fraction_after(text, after[1]) if after else None)
+
+
+def _whole_plus(token: str, fraction: Decimal | None) -> Decimal | None:
+    """A whole figure with the cents written after it; None when either part cannot be read
+    or the figure already has decimals ("45,50 con 20" is no figure)."""
+    if fraction is None or not _WHOLE.fullmatch(token):
+        return None
+    return Decimal(token) + (-fraction if token.startswith("-") else fraction)

@@ -12,9 +12,9 @@ to it, the same way in a reply and in evidence:
 - `%`, "por ciento", "percent" after the digits: the unit `PERCENT`, never a currency.
 
 Every bolívar spelling of the current currency (`Bs`, `Bs.`, `Bs.D`, `Bs.S`, `VES`, `VED`,
-"bolívares") is `VES`; the retired bolívar fuerte (`Bs.F`, `VEF`) is its own unit, as are
-currencies the billing system never uses (pesos, pounds): a figure in them is backed by
-nothing. A figure with one unit before and another after has the unit `CONFLICT`, which no
+"bolívares") is `VES`; the retired bolívar fuerte (`Bs.F`, `VEF`, "bolívares fuertes") is its own unit, as are
+currencies the billing system never uses (pesos, pounds) and cents standing alone ("45
+centavos"): a figure in them is backed by nothing. A figure with one unit before and another after has the unit `CONFLICT`, which no
 evidence holds. A figure with no unit beside it has none (None), and the verifier judges it
 by value alone. Bias: a unit we cannot tell apart is a unit no evidence has.
 """
@@ -26,6 +26,10 @@ import re
 from billing_toolkit.assistant.text.folding import fold
 
 PERCENT = "%"
+CENTS = "cents"
+"""The unit of "45 centavos" standing alone: a fraction of a currency it does not name, which
+no evidence states (cents after a whole figure, "45 dólares con 50 centavos", are read with
+it by `number_words.fraction_after`)."""
 CONFLICT = "conflict"
 """The unit of a figure written with two different units around it: backed by nothing."""
 
@@ -56,10 +60,12 @@ _CODES: dict[str, str] = {
 
 _WORDS: tuple[tuple[str, str], ...] = (
     (r"(?:us[ \t]+|american[ \t]+)?dollars?|d[oó]lar(?:es)?(?:[ \t]+americanos?)?", "USD"),
+    (r"bol[ií]var(?:es|s)?[ \t]+fuertes?", "VEF"),
     (r"bol[ií]var(?:es|s)?(?:[ \t]+digital(?:es)?)?", "VES"),
     (r"euros?", "EUR"),
     (r"pesos?", "peso"),
     (r"libras?|pounds?", "GBP"),
+    (r"centavos?|c[eé]ntimos?|cents?", CENTS),
 )
 """Currency words: only after the figure ("45 dólares", "sixty-two US dollars")."""
 

@@ -18,11 +18,15 @@ Forms understood:
 - English `December 10, 2026`, `Dec 10`, `10 December 2026`, `10th of December`,
   `December fifteenth`, `the twenty-first of December`;
 - compact `15-dic-2026`, `15/Dec/2026`, `15.dic.2026`;
-- "el día 15" in a sentence that names one month (and no other): the 15th of that month,
-  with no year. In a sentence naming no month, or two, it is not a date.
+- short numeric `15/12`, `12/15`, `15/12/26`, read like the full numeric form;
+- Spanish month-first `dic. 15`, `diciembre 15 de 2026`, and `15 dic 2026`;
+- "el día 15" or "el 15" in a `;`-clause, else a sentence, that names one month (and no
+  other): the 15th of that month, with no year. Where none or two are named, it is no date.
 
-A weekday written before a date (`lunes 14 de diciembre`, `Monday, December 14`) is kept on
-the mention (`weekday`): a weekday that is not that date's makes the date wrong.
+A weekday written before a date (`lunes 14 de diciembre`, `mar. 15/12`, `Monday, December
+14`) or just after it (`15 de diciembre (martes)`, `December 15, a Tuesday`) is kept on the
+mention (`weekday`): a weekday that is not that date's makes the date wrong. A weekday with
+no date is a relative date (`relative_dates.py`).
 Relative dates ("mañana", "in 3 days") are found by `find_relative_dates`: they have no
 value here, only their wording.
 """
@@ -52,6 +56,7 @@ _FULL_MONTHS = dict(SPANISH_FULL) | dict(ENGLISH_FULL)
 _WEEKDAYS = {
     "lunes": 0, "martes": 1, "miercoles": 2, "miércoles": 2, "jueves": 3, "viernes": 4,
     "sabado": 5, "sábado": 5, "domingo": 6,
+    "lun": 0, "mar": 1, "mie": 2, "mié": 2, "jue": 3, "vie": 4, "sab": 5, "sáb": 5, "dom": 6,
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
     "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5,
     "sat": 5, "sunday": 6, "sun": 6,
@@ -102,14 +107,26 @@ _SPANISH = re.compile(
     rf"{_YEAR}",
     re.IGNORECASE,
 )
-_ENGLISH_MONTH_FIRST = re.compile(
-    rf"\b({_alternation(_MONTHS_EN)})\.?\s+(?:the\s+)?{_DAY_EN}\b{_YEAR}", re.IGNORECASE
-)
-_ENGLISH_DAY_FIRST = re.compile(
-    rf"(?<!\d)(\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?|{ORDINAL}\s+of)\s+"
-    rf"({_alternation(_MONTHS_EN)})\b\.?{_YEAR}",
+_MONTH_FIRST = re.compile(
+    rf"\b({_alternation(_MONTHS_ANY)})\.?\s+(?:the\s+)?{_DAY_EN}\b{_YEAR}"
+    rf"(?!\s+de\s+[^\W\d])(?![/.-]\d)",
     re.IGNORECASE,
 )
+"""`December 15, 2026`, `Dec. 15th`, `dic. 15`, `diciembre 15 de 2026` — but not `mar. 15 de
+dic.` or `mar 15/12`, where `mar.` is a weekday (martes) before a date."""
+_DAY_FIRST = re.compile(
+    rf"(?<!\d)(\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?|{ORDINAL}\s+of)\s+"
+    rf"({_alternation(_MONTHS_ANY)})\b\.?{_YEAR}",
+    re.IGNORECASE,
+)
+"""`15 December 2026`, `15th of Dec`, `15 dic. 2026`."""
+_SHORT_NUMERIC = re.compile(
+    r"(?<![\d/.,-])(\d{1,2})/(\d{1,2})(?:/(\d{2}))?(?![\d/]|[.,]\d)"
+    r"(?![ \t]*(?:[kmg]?bps|%))",
+    re.IGNORECASE,
+)
+"""`15/12` and `15/12/26`: a day and month (a two-digit year is this century's), read in the
+reply's locale like a full numeric date; `100/20 Mbps` is a speed, not a date."""
 _COMPACT = re.compile(
     rf"(?<![\d/.-])(\d{{1,2}})([-/. ])({_alternation(_MONTHS_ANY)})\.?\2(\d{{4}})(?!\d)",
     re.IGNORECASE,
@@ -118,8 +135,15 @@ _WEEKDAY = re.compile(
     rf"\b({_alternation(_WEEKDAYS)})\.?,?[ \t]+(?:(?:el|the)[ \t]+)?\Z", re.IGNORECASE
 )
 _WEEKDAY_REACH = 16
+_TRAILING_WEEKDAY = re.compile(
+    rf"[ \t]*(?:\([ \t]*|,[ \t]*)(?:(?:que[ \t]+es|un|el|a|which[ \t]+is[ \t]+a)[ \t]+)?"
+    rf"({_alternation(_WEEKDAYS)})\b\.?\)?",
+    re.IGNORECASE,
+)
+"""A weekday said after its date: `15 de diciembre (martes)`, `, un martes`, `(a Tuesday)`."""
 _DAY_OF_MONTH = re.compile(
     rf"\b(?:el[ \t]+d[ií]a[ \t]+(\d{{1,2}}|primero|{RUN})"
+    r"|el[ \t]+(\d{1,2})(?!\d|[.,:/]\d|[ \t]*(?:%|por\b|de\b|del\b|d[ií]as?\b|[a-z]*bps\b))"
     rf"|on[ \t]+the[ \t]+(\d{{1,2}}(?:st|nd|rd|th)|{ORDINAL}))\b",
     re.IGNORECASE,
 )
@@ -170,6 +194,7 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         readings = {d for d in (local, other) if d is not None}
         value = readings.pop() if len(readings) == 1 else local if day_first is not None else None
         found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value))
+    found += _short_numeric(text, day_first)
     if _ANY_MONTH.search(text) is None:
         return found
     for m in _COMPACT.finditer(text):
@@ -179,10 +204,39 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         found.append(DateMention(m.start(), m.end(), m[0], style, value))
     for m in _SPANISH.finditer(text):
         found.append(_named(m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower().rstrip(".")], m[1]))
-    for m in _ENGLISH_MONTH_FIRST.finditer(text):
-        found.append(_named(m, DateStyle.ENGLISH, _MONTHS_EN[m[1].lower()], m[2]))
-    for m in _ENGLISH_DAY_FIRST.finditer(text):
-        found.append(_named(m, DateStyle.ENGLISH, _MONTHS_EN[m[2].lower()], m[1]))
+    for m in _MONTH_FIRST.finditer(text):
+        found.append(_named(m, _style(m[1]), _MONTHS_ANY[m[1].lower()], m[2]))
+    for m in _DAY_FIRST.finditer(text):
+        found.append(_named(m, _style(m[2]), _MONTHS_ANY[m[2].lower()], m[1]))
+    return found
+
+
+def _style(month: str) -> DateStyle:
+    return DateStyle.ENGLISH if month.lower() in _MONTHS_EN else DateStyle.SPANISH
+
+
+def _readings(first: int, second: int, day_first: bool | None) -> tuple[int, int] | None:
+    """The (month, day) of a numeric date's first two fields: in the reader's locale when it
+    is named and its reading is a real day, else the one real reading, else None."""
+    local, other = (second, first), (first, second)
+    if day_first is False:
+        local, other = other, local
+    real = [md for md in (local, other) if _safe_date(2024, *md) is not None]
+    if day_first is not None and local in real:
+        return local
+    return real[0] if len(set(real)) == 1 else None
+
+
+def _short_numeric(text: str, day_first: bool | None) -> list[DateMention]:
+    found = []
+    for m in _SHORT_NUMERIC.finditer(text):
+        reading = _readings(int(m[1]), int(m[2]), day_first)
+        value = month_day = None
+        if reading is not None and m[3] is not None:
+            value = _safe_date(2000 + int(m[3]), *reading)
+        elif reading is not None:
+            month_day = reading
+        found.append(DateMention(m.start(), m.end(), m[0], DateStyle.NUMERIC, value, month_day))
     return found
 
 
@@ -190,7 +244,15 @@ def _with_weekday(text: str, mention: DateMention) -> DateMention:
     """The mention widened to a weekday written just before it, which it then carries."""
     match = _WEEKDAY.search(text, max(0, mention.start - _WEEKDAY_REACH), mention.start)
     if match is None:
-        return mention
+        after = _TRAILING_WEEKDAY.match(text, mention.end)
+        if after is None:
+            return mention
+        return replace(
+            mention,
+            end=after.end(),
+            literal=text[mention.start : after.end()],
+            weekday=_WEEKDAYS[after[1].lower()],
+        )
     return replace(
         mention,
         start=match.start(),
@@ -205,6 +267,24 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     return (starts[-1] if starts else 0), (end.start() if end else len(text))
 
 
+def _clause(text: str, at: int, sentence: tuple[int, int]) -> tuple[int, int]:
+    """The `;`-clause of the sentence around `at`."""
+    start, end = sentence
+    before, after = text.rfind(";", start, at), text.find(";", at, end)
+    return (start if before == -1 else before + 1), (end if after == -1 else after)
+
+
+def _months_in(text: str, span: tuple[int, int], mentions: list[DateMention]) -> set[int]:
+    """The months named in `text[span]`, by a month word or a date."""
+    start, end = span
+    months = {_FULL_MONTHS[w.lower()] for w in _FULL_MONTH.findall(text, start, end)}
+    return months | {
+        month
+        for month in (_month_of(d) for d in mentions if start <= d.start < end)
+        if month is not None
+    }
+
+
 def _month_of(mention: DateMention) -> int | None:
     if mention.value is not None:
         return mention.value.month
@@ -212,19 +292,16 @@ def _month_of(mention: DateMention) -> int | None:
 
 
 def _days_of_named_month(text: str, mentions: list[DateMention]) -> list[DateMention]:
-    """ "el día 15" / "the 15th" in a sentence that names exactly one month."""
+    """ "el día 15" / "el 15" / "the 15th" in a `;`-clause, else a sentence, that names
+    exactly one month."""
     found = []
     for m in _DAY_OF_MONTH.finditer(text):
         if any(m.start() < d.end and d.start < m.end() for d in mentions):
             continue
-        start, end = _sentence(text, m.start())
-        months = {_FULL_MONTHS[w.lower()] for w in _FULL_MONTH.findall(text, start, end)}
-        months |= {
-            month
-            for month in (_month_of(d) for d in mentions if start <= d.start < end)
-            if month is not None
-        }
-        day = _number(m[1] or m[2])
+        sentence = _sentence(text, m.start())
+        clause = _clause(text, m.start(), sentence)
+        months = _months_in(text, clause, mentions) or _months_in(text, sentence, mentions)
+        day = _number(m[1] or m[2] or m[3])
         if len(months) != 1 or day is None:
             continue
         (month,) = months

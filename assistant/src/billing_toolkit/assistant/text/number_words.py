@@ -10,7 +10,9 @@ and hyphens (`treinta y dos`, `forty-five`, `one hundred and five`), hundreds
 A run of number words is read strictly: every word must add something smaller than what
 came before it in its group ("treinta cuarenta", "cinco y tres", "cien mil mil" have no
 value). A run with no value is returned with `value=None`, and a caller in a money or date
-context rejects it. Bias: a spelling we cannot read exactly has no reading.
+context rejects it. A run with no unit is a figure when it ends its phrase ("un recargo de
+seis.") or counts days ("quince días"), and is judged like the same digits; a count of things
+("dos facturas") is not. Bias: a spelling we cannot read exactly has no reading.
 """
 
 from __future__ import annotations
@@ -37,7 +39,15 @@ _WHOLE_WORDS = {
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
 }  # fmt: skip
-"""Words that stand for a whole number below 100 and take no unit after them."""
+_WHOLE_WORDS |= {
+    f"{ten}i{unit}": value + _UNITS[unit]
+    for ten, value in (("treinta", 30), ("cuarenta", 40), ("cincuenta", 50), ("sesenta", 60),
+                       ("setenta", 70), ("ochenta", 80), ("noventa", 90))
+    for unit in ("un", "uno", "una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho",
+                 "nueve")
+}  # fmt: skip
+"""Words that stand for a whole number below 100 and take no unit after them (with the
+glued Spanish tens people type: "cuarentaicinco")."""
 _TENS = {
     "veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
     "setenta": 70, "ochenta": 80, "noventa": 90,
@@ -82,8 +92,23 @@ ORDINAL = rf"\b(?:(?:twenty|thirty)[ \t-])?(?:{_pattern(set(_ORDINALS))})\b"
 _RUN = re.compile(RUN, re.IGNORECASE)
 _CENTS = re.compile(rf"[ \t]+con[ \t]+({RUN})", re.IGNORECASE)
 _TRAILING_CENTS = re.compile(
-    rf"[ \t]+(?:con|y|and)[ \t]+({RUN})[ \t]+(?:centavos|c[eé]ntimos|cents?)\b", re.IGNORECASE
+    rf"[ \t]+(?:(?:con|y|and)[ \t]+({RUN})[ \t]+(?:centavos|c[eé]ntimos|cents?)\b"
+    rf"|con[ \t]+({RUN}))",
+    re.IGNORECASE,
 )
+"""Cents after the unit: "... dollars and fifty cents", "... dólares con cincuenta" (after
+"con" the cents word may be left out; after "y"/"and" it may not: "and fifty" is no cents)."""
+_DIGIT_CENTS = re.compile(
+    r"[ \t]+(?:(?:con|y|and)[ \t]+(\d{1,2})[ \t]+(?:centavos|c[eé]ntimos|cents?)\b"
+    r"|con[ \t]+(\d{1,2})(?!\d|[.,]\d))",
+    re.IGNORECASE,
+)
+_SCALE_AFTER = re.compile(
+    r"[ \t]*(?:mil|mill[oó]n|millones|millardos?|thousand|million|billion|k|mm)\b", re.IGNORECASE
+)
+"""A scale word after digits: "45 mil", "USD 1,2 millones", "45k" are not the digits' value."""
+_HALF = re.compile(r"[ \t]+(?:y|and)[ \t]+(?:medio|media|a[ \t]+half)\b", re.IGNORECASE)
+"""A half after the figure or its unit: "cuarenta y cinco dólares y medio" is 45.50."""
 _SPLIT = re.compile(r"[\s-]+")
 
 
@@ -275,6 +300,7 @@ def find_spelled_numbers(text: str) -> list[SpelledNumber]:
         cents = _CENTS.match(text, end)
         if cents is not None:
             value, end = _with_cents(value, cents[1]), cents.end()
+        value, end = _with_half(text, value, end)
         found.append(SpelledNumber(match.start(), end, text[match.start() : end], value))
     return found
 
@@ -290,6 +316,34 @@ class SpelledAmount:
     unit: str
 
 
+def _with_half(text: str, value: Decimal | None, end: int) -> tuple[Decimal | None, int]:
+    """The value and end of a figure with "y medio"/"and a half" after `end`, if written."""
+    half = _HALF.match(text, end)
+    if half is None:
+        return value, end
+    return (None if value is None else value + Decimal("0.5")), half.end()
+
+
+def scaled(text: str, end: int) -> bool:
+    """Digits ending at `end` are followed by a scale word ("45 mil"): they are not a figure
+    we may read by their digits, so a caller rejects them."""
+    return _SCALE_AFTER.match(text, end) is not None
+
+
+def fraction_after(text: str, end: int) -> tuple[Decimal | None, int] | None:
+    """The cents or half written after a whole figure (or its unit) ending at `end` — "con
+    cincuenta", "con 50", "y 50 centavos", "and fifty cents", "y medio" — and where they end;
+    None when none is written. The fraction is None when it cannot be read (100 cents)."""
+    cents = _TRAILING_CENTS.match(text, end)
+    if cents is not None:
+        return _with_cents(Decimal(0), cents[1] or cents[2]), cents.end()
+    digits = _DIGIT_CENTS.match(text, end)
+    if digits is not None:
+        return Decimal(digits[1] or digits[2]) / _CENTS_PER_UNIT, digits.end()
+    value, half_end = _with_half(text, Decimal(0), end)
+    return None if half_end == end else (value, half_end)
+
+
 def _with_cents(value: Decimal | None, cents: str) -> Decimal | None:
     hundredths = read_number_words(cents)
     if value is None or hundredths is None or hundredths >= _CENTS_PER_UNIT:
@@ -303,16 +357,44 @@ def find_spelled_amounts(text: str) -> list[SpelledAmount]:
     centavos`, `... dollars and fifty cents`). Runs with no unit are no figures here."""
     found = []
     for spelled in find_spelled_numbers(text):
+        if found and spelled.start < found[-1].end:
+            continue
         before, after = unit_before(text, spelled.start), unit_after(text, spelled.end)
         if before is None and after is None:
             continue
         value, end = spelled.value, spelled.end
         if after is not None:
             end = after[1]
-            cents = _TRAILING_CENTS.match(text, end)
-            if cents is not None:
-                value, end = _with_cents(value, cents[1]), cents.end()
+            fraction = fraction_after(text, end)
+            if fraction is not None:
+                value = None if value is None or fraction[0] is None else value + fraction[0]
+                end = fraction[1]
         units = {u for u in (before, after[0] if after else None) if u is not None}
         unit = units.pop() if len(units) == 1 else CONFLICT
         found.append(SpelledAmount(spelled.start, end, text[spelled.start : end], value, unit))
     return found
+
+
+_FIGURE_END = re.compile(
+    r"[ \t]*(?:[.;:!?)]|,(?![ \t]*\d)|\Z)"
+    r"|[ \t]+(?:d[ií]as?|days?|semanas?|weeks?|meses|months?|a[ñn]os?|years?)\b",
+    re.IGNORECASE,
+)
+"""What makes a spelled number with no unit a figure: it ends its phrase ("un recargo de
+seis.") or counts days, weeks, months or years ("te quedan quince días")."""
+_PER = re.compile(r"\b(?:por|per)[ \t]+\Z", re.IGNORECASE)
+"""The "ciento"/"cent" of "16 por ciento" is the percent sign, not a figure."""
+_PRONOUNS = {"un", "uno", "una", "one"}
+"""Single words that are far more often a pronoun or article ("tienes una.") than a figure."""
+
+
+def find_spelled_figures(text: str) -> list[SpelledNumber]:
+    """Every run of number words with no unit that stands as a figure (see `_FIGURE_END`),
+    not as a count of things ("tienes dos facturas" is no figure)."""
+    return [
+        spelled
+        for spelled in find_spelled_numbers(text)
+        if fold(spelled.literal) not in _PRONOUNS
+        and _FIGURE_END.match(text, spelled.end)
+        and not _PER.search(text, max(0, spelled.start - 8), spelled.start)
+    ]
