@@ -79,6 +79,25 @@ _ENGLISH_CUES = frozenset(
         "was",
         "were",
         "will",
+        # Short follow-ups ("what's in that one?", "and the other one?") carry few of the
+        # words above: the function words and contractions no Spanish message uses.
+        "what's",
+        "that's",
+        "it's",
+        "i'm",
+        "don't",
+        "that",
+        "it",
+        "in",
+        "on",
+        "at",
+        "one",
+        "other",
+        "previous",
+        "show",
+        "send",
+        "just",
+        "yes",
     )
 )
 _SPANISH_CUES = frozenset(

@@ -115,14 +115,21 @@ ENGLISH_ABBREVIATIONS: Mapping[str, int] = MappingProxyType(
 )
 
 
-def month_in_message(word: str) -> int | None:
-    """The month a subscriber's word names, full or misspelled, in either language.
+WORD_LIKE_ABBREVIATIONS = frozenset({"mar", "may", "set", "ago"})
+"""Abbreviations that are everyday words too ("el mar", "set", "two days ago")."""
 
-    Abbreviations are left out on purpose: in a chat message "mar", "may" or "set" are far
-    more often words than months.
+
+def month_in_message(word: str) -> int | None:
+    """The month a subscriber's word names, full, misspelled or abbreviated ("la de sept",
+    "bill for oct"), in either language.
+
+    The abbreviations that are also words (`WORD_LIKE_ABBREVIATIONS`) are left out on
+    purpose: in a chat message "mar", "set" or "ago" are far more often words than months.
     """
     folded = fold(word)
     for table in (SPANISH_FULL, SPANISH_MISSPELLINGS, ENGLISH_FULL):
         if folded in table:
             return table[folded]
-    return None
+    if folded in WORD_LIKE_ABBREVIATIONS:
+        return None
+    return SPANISH_ABBREVIATIONS.get(folded) or ENGLISH_ABBREVIATIONS.get(folded)

@@ -8,7 +8,8 @@ templates); keyword rules stay only as high-precision overrides, tried first:
    "cancel my service", "reportar un pago", an invoice as PDF, data usage) → UNSUPPORTED
    (escalated CAPABILITY_MISSING with what they want);
 2. questions that sound like one but are answered (`_answerable`): a plan's price → the
-   knowledge base, a scheduled plan change → PLAN, the subscriber's own arrears → `arrears`;
+   knowledge base, a scheduled plan change → PLAN, the subscriber's own arrears → `arrears`,
+   the days left to pay → `balance` (its next due date and the days to it);
 3. an invoice number in the message → INVOICE (the number is a hard constraint), or
    BILL_CHANGE when the model reads "why is it higher"; without one, an invoice named by its
    last digits, its month or by pointing back ("esa", when the last reply showed something)
@@ -145,16 +146,31 @@ _COURTESY_SYMBOLS = re.compile(r"[\s!.]*(?:[👍👌🙏🙌✅😊🙂🤝👏�
 """A message of thumbs-up and smiles only: a thank-you, answered with a closing."""
 _PLAN_PRICE = re.compile(
     r"\b(?:cuanto (?:cuesta|cuestan|vale|valen|sale|salen|es|son)|precio|precios|tarifa|"
-    r"how much (?:is|are|does|do)|price|prices|cost)\b(?: \S+){0,4} plan(?:es|s)?\b"
-    r"|\bplan(?:es|s)?\b(?: \S+){0,4} (?:cuesta|cuestan|vale|valen|precio|cost|costs|price)\b"
+    r"how much (?:is|are|does|do)|price|prices|cost)\b(?: \S+){0,4} "
+    r"(?:plan(?:es|s)?|(?:fibra|hogar) \d+|\d+ ?(?:megas|mbps|mb))\b"
+    r"|\b(?:plan(?:es|s)?|(?:fibra|hogar) \d+)\b(?: \S+){0,4} "
+    r"(?:cuesta|cuestan|vale|valen|precio|cost|costs|price)\b"
 )
+"""A plan's price: "plan" itself, a catalogue name ("el fibra 300", "hogar 60") or a speed
+("el de 100 megas")."""
 _ARREARS = re.compile(
     r"\b(?:cuanto (?:llevo|tengo|debo|va) (?:de )?(?:la |mi |en )?(?:mora|atraso)|"
     r"mi (?:mora|recargo|atraso)|(?:dias|tiempo) (?:de atraso|de mora|vencid[oa]s?|atrasad[oa])|"
     r"cuantos dias (?:llevo|tengo|van) (?:vencid|atrasad|de atraso|sin pagar|de mora)\w*|"
     r"how (?:many days|long) (?:overdue|late|past due|have i been (?:late|overdue))|"
-    r"days (?:overdue|late|past due)|my late fees?|how much is my late fee)"
+    r"days (?:overdue|late|past due)|my late fees?|how much is my late fee|"
+    r"(?:mora|recargo|atraso) (?:que|q) (?:tengo|llevo|debo|me (?:cobraron|pusieron))|"
+    r"late fee (?:i|that i) (?:have|owe))"
 )
+_DAYS_LEFT = re.compile(
+    r"\b(?:cuantos dias|cuanto tiempo) (?:me )?(?:quedan?|tengo|faltan?)(?: \S+){0,2} "
+    r"(?:pa|para|pra) (?:pagar|cancelar)\b|\bhasta cuando (?:tengo|puedo) (?:pa |para )?pagar\b"
+    r"|\bhow (?:many days|long|much time) (?:do i have|have i got|is left|are left)"
+    r"(?: left)? (?:to pay|before)"
+)
+"""Days left to pay ("cuántos días me quedan pa pagar"): the balance's next due date and the
+days to it, computed in the evidence — not the payment-methods article the words suggest.
+"Cancelar" here is paying (Venezuelan usage), not ending the service."""
 _HYPOTHETICAL = re.compile(
     r"\b(?:si (?:pago|no pago|me atraso|me retraso)|if i (?:pay|don't|do not))\b"
 )
@@ -162,8 +178,21 @@ _HYPOTHETICAL = re.compile(
 _PENDING_CHANGE = re.compile(
     r"\b(?:cambio de plan|plan change|change of plan)\b(?: \S+){0,4} "
     r"(?:programado|pendiente|agendado|quedo|aplicado|listo|scheduled|pending|done|in place)\b"
-    r"|\b(?:ya )?(?:quedo|se hizo|se aplico|esta programado) (?:el |mi )?cambio de plan\b"
+    r"|\b(?:ya )?(?:quedo|se hizo|se aplico|esta|estara)"
+    r"(?: (?:programado|agendado|listo|hecho|aplicado|registrado))? (?:el |mi )?cambio de plan\b"
 )
+
+
+_PLAN_TABLE_TERMS = "plan código velocidad precio mensual code speed monthly price mbps"
+"""Added to a plan-price question's KB query: the words of the plans table's header in both
+languages, so the table ranks above the plan-change articles that also say "plan"."""
+
+
+def _denied_object(denial: re.Match[str]) -> str:
+    """What is left of a denied action: its plan, when it names one — "no voy a cambiar de
+    plan, solo quiero saber cuál tengo" asks which plan they have, and without the word the
+    rest ("cuál tengo") reads as a balance question."""
+    return " plan " if re.search(r"\bplan\b", denial[0]) else " "
 
 
 def _denied_only(clause: str) -> bool:
@@ -175,14 +204,17 @@ def _answerable(text: str) -> Route | None:
     """Questions answered from the record or the KB that the model sends elsewhere: a
     plan's price (the plans article, not a plan change), whether a plan change is in place
     (the subscription's scheduled change), the subscriber's own arrears ("cuánto es mi
-    mora", computed by the `arrears` capability rather than quoted from the policy)."""
+    mora", computed by the `arrears` capability rather than quoted from the policy), the
+    days left to pay (computed into the balance's evidence)."""
     if _ARREARS.search(text) and not _HYPOTHETICAL.search(text):
         return Route(Intent.BALANCE, "arrears", {}, "arrears")
+    if _DAYS_LEFT.search(text):
+        return Route(Intent.BALANCE, "balance", {}, "days left to pay")
     if _PENDING_CHANGE.search(text):
         return Route(Intent.PLAN, "plan", {}, "pending plan change")
     match = _PLAN_PRICE.search(text)
     if match:
-        return Route(Intent.POLICY, None, {}, match[0], "planes y precios plans and prices")
+        return Route(Intent.POLICY, None, {}, match[0], _PLAN_TABLE_TERMS)
     return None
 
 
@@ -240,9 +272,9 @@ def route(
     text = fold(message)
     if _DENIED_ACTION.search(text):
         # "no quiero darme de baja, solo dime cuánto debo": the model reads the rest.
-        message = text = " ".join(_DENIED_ACTION.sub(" ", text).split()).strip(" ,.;")
-        if not text:
+        if _denied_only(text):
             return Route(Intent.POLICY, None)
+        message = text = " ".join(_DENIED_ACTION.sub(_denied_object, text).split()).strip(" ,.;")
     for label, pattern in ACTIONS:
         match = pattern.search(text)
         if match:

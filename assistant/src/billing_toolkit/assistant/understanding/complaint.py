@@ -26,6 +26,12 @@ _COMPLAINTS = tuple(
         r"\b(?:reclamo|reclamos|reclamacion|queja|quejas|quejarme|me quejo|denuncia|denuncias)\b",
         r"\b(?:denunciar(?:los|las|te)?|los voy a denunciar|voy a denunciar|demandar(?:los)?|demanda)\b",
         r"\b(?:hoja|libro) de reclamaciones\b",
+        # Accusations: calling the bill a theft or the company swindlers is a complaint,
+        # whatever else the message says ("esto es un robo", "son unos estafadores").
+        (
+            r"\b(?:es un robo|un robo|estafa|estafas|estafadores?|estafando|ladrones|"
+            r"sinverguenzas|es un abuso|abusadores|fraude)\b"
+        ),
         # The regulators and consumer-protection offices subscribers name.
         (
             r"\b(?:ente regulador|conatel|sundde|indepabis|defensoria del pueblo|"
@@ -39,6 +45,7 @@ _COMPLAINTS = tuple(
         r"\b(?:lawyer|attorney|legal action|sue you|sue (?:the|your) company|lawsuit|court)\b",
         r"\b(?:regulator|regulatory (?:body|authority)|consumer protection|ombudsman)\b",
         r"\b(?:report you to|i will report you|i'll report you)\b",
+        r"\b(?:scam|scammers|rip ?off|ripoff|thieves|fraud|daylight robbery)\b",
     )
 )
 

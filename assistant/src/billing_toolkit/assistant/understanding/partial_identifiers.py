@@ -5,8 +5,8 @@ Only the digits are read here; the turn resolves them among the subscriber's *ow
 identifier, and searching the whole tenant by one would let anybody fish for invoices.
 
 Bias: 3 to 6 digits, after words that say they are the end of a number ("termina en",
-"terminada en", "acaba en", "los últimos dígitos", "ends in", "ending with", "last
-digits"). Fewer than three digits match too many invoices to mean one; more than six is a
+"terminada en", "acaba en", "los últimos dígitos", "ends in", "ending with", "the one
+ending 4410", "last digits"). Fewer than three digits match too many invoices to mean one; more than six is a
 whole number, read by `text/identifiers.py`.
 """
 
@@ -20,7 +20,7 @@ _COUNT = r"(?:\d|tres|cuatro|cinco|seis|three|four|five|six) "
 _SUFFIX = re.compile(
     r"\b(?:termina(?:n|da)? en|acaba(?:n|da)? en|finaliza(?:da)? en|"
     rf"(?:los |sus |cuyos )?ultimos (?:{_COUNT})?(?:digitos|numeros)(?: son| es| de)?|"
-    r"ends? (?:in|with)|ending (?:in|with)|"
+    r"(?:ends|ending)(?: in| with)?|end (?:in|with)|"
     rf"(?:the |whose )?last (?:{_COUNT})?(?:digits|numbers)(?: are| of)?)"
     r"[\s:#-]*(?:el |en |in |with )?(\d{3,6})(?!\d)"
 )

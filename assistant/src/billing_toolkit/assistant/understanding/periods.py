@@ -7,9 +7,10 @@ only *reads* the period; the turn resolves it among the subscriber's own invoice
 What counts as a period request:
 - a month word (full name, the misspellings of `text/months.py`, English names) next to an
   invoice word ("la factura de setiembre", "the July bill", "bill for october"), or after
-  "la de" / "el de" ("la de otubre"), optionally with a year ("julio de 2025", "july 2025");
+  "la de" / "el de" / "the one from" ("la de otubre", "the one from July"), optionally with a year ("julio de 2025", "july 2025");
 - a relative month — "este mes", "el mes pasado", "el mes antepasado", "this month", "last
-  month", "the month before last" — with an invoice word or "la del" ("la del mes pasado").
+  month", "the month before last" — with an invoice word, "la del" or
+  "the one from" ("la del mes pasado", "the one from last month").
 
 Bias: a month alone is not a period request. "¿cuánto debo este mes?" is a balance question
 and "vence el 21 de noviembre" is a date, so without an invoice word (or "la de") next to it
@@ -30,7 +31,7 @@ _INVOICE_WORD = (
     r"(?:factura|facturas|recibo|recibos|cobro|estado de cuenta|invoice|invoices|bill|bills|"
     r"statement)"
 )
-_THE_ONE = r"(?:la|el|lo|the one)"
+_THE_ONE = r"(?:(?:la|el|lo) del?|the one (?:from|for|of|in))"
 _RELATIVE = (
     (2, re.compile(r"\b(?:mes antepasado|the month before last)\b")),
     (1, re.compile(r"\b(?:mes pasado|ultimo mes|mes anterior|last month|previous month)\b")),
@@ -66,7 +67,7 @@ def _anchored(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - _NEAR) : start]
     after = text[end : end + _NEAR]
     return bool(
-        re.search(rf"\b(?:{_INVOICE_WORD}|{_THE_ONE} del?)\b", before)
+        re.search(rf"\b(?:{_INVOICE_WORD}|{_THE_ONE})\b", before)
         or re.match(rf"^(?:'s|s)?\s+{_INVOICE_WORD}\b", after)
     )
 

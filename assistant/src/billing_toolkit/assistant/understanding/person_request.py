@@ -33,6 +33,16 @@ rule fired (it must also be the best label)."""
 
 _SALES_ES = r"(?:vendedor(?:a)?|(?:el )?(?:departamento|area) (?:de ventas|comercial)|ventas)"
 _SALES_EN = r"(?:sales(?:person| team| department| rep| representative)?|salesman|saleswoman)"
+_BUYING = (
+    r"(?:quiero|quisiera|deseo|necesito|queremos|me gustaria|me interesa|como (?:puedo|hago))"
+    r"(?: para)? (?:contratar|adquirir)(?: \S+){0,2} "
+    r"(?:servicio|internet|fibra|plan|punto|linea|conexion)"
+    r"|(?:i want|i'd like|i would like|how (?:do|can) i) to (?:sign up|buy|purchase|get)"
+    r"(?: for)? (?:a |an |the )?(?:new )?(?:service|connection|line|internet|fiber)"
+)
+"""Wanting to buy ("quiero contratar internet para mi negocio", "I'd like to sign up for a
+new connection"): a sales conversation, handed to a person — not a plan change the bot
+cannot make. Only the wish: "¿cuánto cuesta contratar el plan de 300?" is a price, answered."""
 _PERSON_ES = (
     rf"(?:un |una |el |la |algun |alguna )?(?:asesor(?:a|es)?|agente|operador(?:a)?|"
     r"humano|persona(?: real| de verdad)?|representante|ejecutivo|ejecutiva|alguien|"
@@ -56,6 +66,7 @@ _REQUESTS = tuple(
         ),
         rf"\b(?:quiero|quisiera|necesito|deseo|prefiero|pido|exijo)(?: \S+){{0,2}} {_PERSON_ES}\b",
         r"\batencion (?:humana|personalizada)\b",
+        rf"\b(?:{_BUYING})\b",
         # English.
         rf"\b(?:talk|speak|chat)(?: to| with)(?: \S+){{0,2}} {_PERSON_EN}\b",
         # Refusing the bot is asking for a person: "no quiero hablar con un bot".
@@ -87,7 +98,7 @@ _REQUESTS = tuple(
     )
 )
 _PUNCTUATION = re.compile(r"[^\w' ]+")
-_SALES = re.compile(rf"\b(?:{_SALES_ES}|{_SALES_EN})\b")
+_SALES = re.compile(rf"\b(?:{_SALES_ES}|{_SALES_EN}|{_BUYING})\b")
 
 
 def _plain(message: str) -> str:
