@@ -471,7 +471,7 @@ class IdempotencyCacheIgnoresTenant(Wrapper):
 
     async def handle(self, scope: Scope, body: bytes) -> Reply:
         key = request_header(scope, b"idempotency-key")
-        if scope["method"] != "POST" or key is None:
+        if scope["method"] != "POST" or key is None or not PAYMENTS_PATH.match(scope["path"]):
             return await call(self.app, scope, body)
         if key in self.cache:
             return self.cache[key]
@@ -942,3 +942,146 @@ MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
     ListedPaymentsLoseReference: ("payment", frozenset({"payment.listed"})),
     CustomerWithoutCurrency: ("schema", frozenset({"schema.response"})),
 }
+
+
+# --- contract 1.1: exchange rates and payment reports --------------------------------------
+
+RATE_PATH = re.compile(r"^/v1/exchange-rates/(\d{4}-\d{2}-\d{2})$")
+REPORTS_PATH = re.compile(
+    r"^/v1/customers/\d{10}/payment-reports$|^/v1/payment-reports/PRP-\d{10}$"
+)
+
+
+def each_report(data: Any) -> list[dict[str, Any]]:
+    """The report of a single body or every report of a page."""
+    if isinstance(data, dict) and "report_id" in data:
+        return [data]
+    if isinstance(data, dict) and isinstance(data.get("data"), list):
+        return [item for item in data["data"] if isinstance(item, dict) and "report_id" in item]
+    return []
+
+
+class RateTruncatedToCents(JsonRewriter):
+    """exchange_rate.conversion: the rate column is serialised as money, two decimals, while
+    `scale` still says four (so every conversion a client makes from it is off)."""
+
+    PATH = RATE_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        data["rate"] = str(Decimal(data["rate"]).quantize(Decimal("0.01")))
+        return data
+
+
+class WeekendServedAsPublished(JsonRewriter):
+    """exchange_rate.carried_over: a weekend answers as if it had its own publication
+    (the carried rate relabelled with the day asked)."""
+
+    PATH = RATE_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if date.fromisoformat(data["date"]).weekday() >= 5:
+            data["effective_date"], data["carried_over"] = data["date"], False
+        return data
+
+
+class ResolvedAtStampedOnIntake(JsonRewriter):
+    """payment_report.pending: `resolved_at` defaults to the creation time, so a pending
+    report looks resolved (consistently, wherever it is read)."""
+
+    PATH = REPORTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_report(data):
+            if found["status"] == "pending_verification":
+                found["resolved_at"] = found["created_at"]
+        return data
+
+
+class RejectedKeepsMatchedPayment(JsonRewriter):
+    """payment_report.verified: a rejected report keeps the payment it was provisionally
+    matched to."""
+
+    PATH = REPORTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_report(data):
+            if found["status"] == "rejected":
+                found["payment_id"] = "PAY-" + found["report_id"][4:]
+        return data
+
+
+class VerifiesEveryClaim(JsonRewriter):
+    """payment_report.duplicate_reference: every report read back is verified on sight,
+    the kit's two reports of one reference included (each its own payment)."""
+
+    PATH = re.compile(r"^/v1/payment-reports/PRP-\d{10}$")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if data["status"] == "pending_verification":
+            data.update(
+                status="verified",
+                resolved_at=data["created_at"],
+                payment_id="PAY-" + data["report_id"][4:],
+                credited_amount=data["amount"],
+            )
+        return data
+
+
+class RejectionReasonAlwaysCurrency(JsonRewriter):
+    """payment_report.method_currency: every rejection is filed as currency_not_allowed,
+    Pago Móvil in bolívares included."""
+
+    PATH = REPORTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_report(data):
+            if found["status"] == "rejected":
+                found["rejection_reason"] = "currency_not_allowed"
+        return data
+
+
+class ReportKeyIgnored(Wrapper):
+    """payment_report.idempotency: the report endpoint ignores Idempotency-Key (each
+    request is stored under a key of its own), so a redelivered message reports twice."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.sent = 0
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        if scope["method"] == "POST" and scope["path"].endswith("/payment-reports"):
+            self.sent += 1
+            if request_header(scope, b"idempotency-key") is not None:
+                scope = with_header(scope, b"idempotency-key", f"own-key-{self.sent:06d}".encode())
+        return await call(self.app, scope, body)
+
+
+class ReportsOldestFirst(JsonRewriter):
+    """payment_report.listed: the report list is ORDER BY created_at ASC within a page."""
+
+    PATH = re.compile(r"^/v1/customers/\d{10}/payment-reports$")
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        if scope["method"] == "GET":
+            data["data"] = list(reversed(data["data"]))
+        return data
+
+
+MUTANTS.update(
+    {
+        RateTruncatedToCents: ("exchange_rate", frozenset({"exchange_rate.conversion"})),
+        WeekendServedAsPublished: ("exchange_rate", frozenset({"exchange_rate.carried_over"})),
+        ResolvedAtStampedOnIntake: ("payment_report", frozenset({"payment_report.pending"})),
+        RejectedKeepsMatchedPayment: ("payment_report", frozenset({"payment_report.verified"})),
+        VerifiesEveryClaim: (
+            "payment_report",
+            frozenset({"payment_report.duplicate_reference"}),
+        ),
+        RejectionReasonAlwaysCurrency: (
+            "payment_report",
+            frozenset({"payment_report.method_currency"}),
+        ),
+        ReportKeyIgnored: ("payment_report", frozenset({"payment_report.idempotency"})),
+        ReportsOldestFirst: ("payment_report", frozenset({"payment_report.listed"})),
+    }
+)

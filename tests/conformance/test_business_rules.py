@@ -103,6 +103,7 @@ DESCRIPTIVE = frozenset(
         "Health.status",
         "Invoice.revision",
         "LineItem.description",
+        "ExchangeRate.source",
     }
 )
 SCHEMA_REF = "#/components/schemas/"

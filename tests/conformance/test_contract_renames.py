@@ -17,6 +17,8 @@ from billing_toolkit.conformance.checks.validation import malformed_queries
 from billing_toolkit.conformance.contract_facts import ContractFacts, facts_from_spec, load_facts
 from billing_toolkit.conformance.discovery import TestData as Data  # not a pytest class
 from billing_toolkit.conformance.discovery import discover
+from billing_toolkit.conformance.probes import reports
+from billing_toolkit.conformance.probes.base import ProbeContext
 from billing_toolkit.conformance.runner import CHECK_NAMES
 from billing_toolkit.conformance.schemathesis_phase import pinned_parameters
 from billing_toolkit.conformance.settings import build_settings
@@ -107,6 +109,8 @@ def test_every_request_the_kit_builds_follows_renamed_paths_and_parameters() -> 
     ctx = ScenarioContext(api, settings, data, facts)  # type: ignore[arg-type]
     for scenario in SCENARIOS:
         scenario.run(ctx)
+    for probe in (reports.RATES_PROBE, reports.REPORT_PROBE):  # the only callers of 1.1's reads
+        probe.evaluate(ProbeContext(ctx, sleep=lambda _: None))
     assert undocumented(facts, api.sent) == []
     reached = {
         operation.operation_id

@@ -40,6 +40,7 @@ def test_sweep_reads_every_read_operation_with_the_test_data_then_the_deliberate
         (f"{customer}/balance", (), ()),
         (f"{customer}/invoices", (), ()),
         (f"{customer}/payments", (), ()),
+        (f"{customer}/payment-reports", (), ()),
         (f"/v1/invoices/{INVOICE}", (), ()),
         # deliberate: 404 invoice_not_found, 400 limit, 400 no identifier, X-Request-Id echo
         ("/v1/invoices/INV-0001-000001", (), ()),

@@ -124,9 +124,8 @@ def test_money_named_properties_are_amount_strings(spec: dict[str, Any]) -> None
     for name, schema in spec["components"]["schemas"].items():
         for prop, prop_schema in schema.get("properties", {}).items():
             if any(word in prop for word in MONEY_WORDS) and not prop.endswith(("_date", "_at")):
-                refs = [prop_schema.get("$ref")] + [
-                    s.get("$ref") for s in prop_schema.get("allOf", [])
-                ]
+                nullable = [*prop_schema.get("allOf", []), *prop_schema.get("oneOf", [])]
+                refs = [prop_schema.get("$ref")] + [s.get("$ref") for s in nullable]
                 if not {"#/components/schemas/Amount", "#/components/schemas/PositiveAmount"} & set(
                     refs
                 ):

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from billing_toolkit.simulator.handlers import payments
+from billing_toolkit.simulator.handlers import payment_reports, payments
 from billing_toolkit.simulator.state import codec
 from tests.simulator.conftest import ADMIN, Sim, small_config
 
@@ -47,6 +47,9 @@ WRITES: dict[str, tuple[str, str, dict[str, Any] | str | None]] = {
     # operationId: (method, path, a valid body whose fields are then spoiled)
     "createPayment": ("POST", f"/v1/customers/{ACCOUNT}/payments",
                       {"amount": "1.00", "currency": "USD", "method": "cash", "reference": "004512873301"}),
+    "createPaymentReport": ("POST", f"/v1/customers/{ACCOUNT}/payment-reports",
+                            {"method": "pago_movil", "amount": "1310.40", "currency": "VES", "reference": "0045127",
+                             "bank": "0134", "payment_date": "2026-11-10"}),
     "resetSimulator": ("POST", "/_sim/reset", {"seed": 42, "customers_per_tenant": 16}),
     "createSnapshot": ("POST", "/_sim/snapshots", {"snapshot_id": "snap-a"}),
     "restoreSnapshot": ("POST", "/_sim/snapshots/{id}/restore", None),
@@ -190,6 +193,28 @@ def test_a_payment_that_cannot_be_rendered_leaves_memory_and_the_state_file_alon
     monkeypatch.undo()
     retried = sim.pay(ACCOUNT, "render-key-01")
     assert retried.status_code == 201 and retried.headers["idempotent-replayed"] == "false"
+
+
+def test_a_report_that_cannot_be_rendered_leaves_memory_and_the_state_file_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state_file = tmp_path / "state.db"
+    sim = Sim(small_config(state_path=state_file, raise_on_invalid_response=False))
+    before = _world(sim, state_file)
+    _, path, body = WRITES["createPaymentReport"]
+
+    def report() -> Any:
+        headers = {**sim.auth(), "Idempotency-Key": "render-key-02"}
+        return sim.client.post(path, headers=headers, json=body)
+
+    def broken(made: Any) -> str:
+        raise TypeError("cannot render")
+
+    monkeypatch.setattr(payment_reports, "_render", broken)
+    assert report().status_code == 500
+    assert _world(sim, state_file) == before
+    monkeypatch.undo()
+    assert report().headers["idempotent-replayed"] == "false"
 
 
 def test_a_failed_save_leaves_memory_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ from billing_toolkit.client.async_client import AsyncBillingClient
 from billing_toolkit.client.call import advance
 from billing_toolkit.client.capability_flows import CapabilityFlow
 from billing_toolkit.client.errors import BillingError
+from billing_toolkit.client.payment_report_capabilities import PaymentReportMethods
 from billing_toolkit.client.sync_client import BillingClient
 from billing_toolkit.client.tool_result import ToolResult
 
@@ -31,7 +32,7 @@ R = TypeVar("R", ToolResult, Awaitable[ToolResult])
 """What a method returns: the result (sync) or something to await for it (async)."""
 
 
-class CapabilityMethods(ABC, Generic[R]):
+class CapabilityMethods(PaymentReportMethods[R], ABC, Generic[R]):
     """The capabilities, once: each method names its flow; the twin's `_run` drives it.
 
     Identifiers are taken as the contract writes them (the caller normalises; lookups never

@@ -64,6 +64,8 @@ PROSE_REJECTIONS: dict[str, tuple[str, ...]] = {
     "listInvoices": ("400",),  # an unknown or tampered cursor
     "listPayments": ("400",),  # an unknown or tampered cursor
     "createPayment": ("422",),  # a currency other than the account's
+    "listPaymentReports": ("400",),  # an unknown or tampered cursor
+    "createPaymentReport": ("422",),  # a payment date after today
 }
 POSITIVE_DEFAULT = ("2xx", "3xx", "401", "403", "404", "409", "429", "5xx")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")

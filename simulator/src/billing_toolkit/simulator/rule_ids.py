@@ -12,12 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from billing_toolkit.simulator.handlers import customers, invoices, payments, plans
+from billing_toolkit.simulator.handlers import (
+    customers,
+    invoices,
+    payment_reports,
+    payments,
+    plans,
+)
 from billing_toolkit.simulator.handlers.context import OperationContext
 from billing_toolkit.simulator.middleware import RequestContextMiddleware
 from billing_toolkit.simulator.pagination import Cursors
 from billing_toolkit.simulator.representations import payment_view
-from billing_toolkit.simulator.state import billing, engine
+from billing_toolkit.simulator.state import billing, engine, exchange_rates, report_verification
 from billing_toolkit.simulator.state.invariants import balance_of
 from billing_toolkit.simulator.state.models import Invoice
 from billing_toolkit.simulator.state.store import BillingStore
@@ -49,5 +55,13 @@ IMPLEMENTED_BY: dict[str, Callable[..., Any] | type] = {
     "customer.status": engine.process_day,
     "payment.listed": payment_view,
     "request_id.echo": RequestContextMiddleware,
+    "exchange_rate.conversion": exchange_rates.convert,
+    "exchange_rate.carried_over": exchange_rates.rate_on,
+    "payment_report.pending": BillingStore.report_payment,
+    "payment_report.verified": report_verification.verify_due,
+    "payment_report.duplicate_reference": report_verification.judge,
+    "payment_report.method_currency": report_verification.judge,
+    "payment_report.idempotency": payment_reports.create_payment_report,
+    "payment_report.listed": payment_reports.list_payment_reports,
 }
 """Rule id → the function or class of the simulator that implements it."""

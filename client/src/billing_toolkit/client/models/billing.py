@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date as date_aliased
 from enum import StrEnum
 from typing import Annotated
 
@@ -222,7 +222,7 @@ class PendingPlanChange(BaseModel):
         frozen=True,
     )
     plan_id: PlanId
-    effective_date: date
+    effective_date: date_aliased
     """
     The billing day on which the new plan starts.
     """
@@ -237,7 +237,7 @@ class Subscription(BaseModel):
     account_number: AccountNumber
     status: CustomerStatus
     plan: Plan
-    start_date: date
+    start_date: date_aliased
     """
     When the customer started on the current plan.
     """
@@ -245,7 +245,7 @@ class Subscription(BaseModel):
     """
     Day of the month on which invoices are issued.
     """
-    next_billing_date: date | None
+    next_billing_date: date_aliased | None
     """
     Date of the next invoice; null for a cancelled account.
     """
@@ -267,7 +267,7 @@ class Balance(BaseModel):
     overdue_amount: Amount
     credit_balance: Amount
     net_balance: Amount
-    next_due_date: date | None
+    next_due_date: date_aliased | None
     """
     Earliest due date among invoices with status `open` (not yet past due; overdue invoices are counted in `overdue_amount` instead); null when no invoice is open.
     """
@@ -323,11 +323,11 @@ class BillingPeriod(BaseModel):
         populate_by_name=True,
         frozen=True,
     )
-    start: date
+    start: date_aliased
     """
     First day of service billed.
     """
-    end: date
+    end: date_aliased
     """
     Last day of service billed (inclusive).
     """
@@ -352,11 +352,11 @@ class Invoice(BaseModel):
     status: InvoiceStatus
     currency: Currency
     billing_period: BillingPeriod
-    issue_date: date
+    issue_date: date_aliased
     """
     Date the invoice was issued.
     """
-    due_date: date
+    due_date: date_aliased
     """
     Date by which it must be paid.
     """
@@ -459,6 +459,215 @@ class PaymentPage(BaseModel):
         frozen=True,
     )
     data: list[Payment]
+    next_cursor: str | None
+    """
+    Cursor of the next page; null on the last page.
+    """
+
+
+Rate = TypeAliasType(
+    "Rate",
+    Annotated[
+        str,
+        Field(
+            examples=["36.5120", "245.67890000"],
+            pattern="^(0|[1-9][0-9]{0,7})\\.[0-9]{2,8}$",
+        ),
+    ],
+)
+"""
+Bolívares per dollar as a decimal string with 2 to 8 decimals (its scale). Never a JSON number.
+"""
+
+
+class ExchangeRate(BaseModel):
+    """
+    The official USD→VES rate of a date, in bolívares per dollar.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    date: date_aliased
+    """
+    The day asked for.
+    """
+    rate: Rate
+    scale: Annotated[int, Field(ge=2, le=8)]
+    """
+    How many decimals `rate` is written with.
+    """
+    source: Annotated[str, Field(max_length=100, min_length=1)]
+    """
+    Who publishes the rate (for instance `BCV`, the central bank).
+    """
+    effective_date: date_aliased
+    """
+    The business day the rate was published for; before `date` when it is carried over.
+    """
+    carried_over: bool
+    """
+    `true` when `date` had no publication of its own and this is the last published rate.
+    """
+    published_at: AwareDatetime
+    """
+    When the rate was published.
+    """
+
+
+PaymentReportId = TypeAliasType(
+    "PaymentReportId",
+    Annotated[str, Field(examples=["PRP-0000000042"], pattern="^PRP-[0-9]{10}$")],
+)
+"""
+Payment report identifier.
+"""
+
+
+class PaymentReportMethod(StrEnum):
+    """
+    How the subscriber says they paid. `zelle` is in USD; `pago_movil` and `bank_transfer` in VES.
+    """
+
+    PAGO_MOVIL = "pago_movil"
+    BANK_TRANSFER = "bank_transfer"
+    ZELLE = "zelle"
+
+
+class PaymentReportStatus(StrEnum):
+    """
+    `pending_verification` until the billing team checks the bank statement; then `verified` (it is a payment) or `rejected` (with a reason).
+    """
+
+    PENDING_VERIFICATION = "pending_verification"
+    VERIFIED = "verified"
+    REJECTED = "rejected"
+
+
+class RejectionReason(StrEnum):
+    """
+    Why a report was rejected: `reference_not_found` (no such reference on the bank
+    statement), `amount_mismatch` (on the statement with another amount or currency),
+    `duplicate_reference` (another report already claimed it), `currency_not_allowed`
+    (the method is not paid in that currency).
+
+    """
+
+    REFERENCE_NOT_FOUND = "reference_not_found"
+    AMOUNT_MISMATCH = "amount_mismatch"
+    DUPLICATE_REFERENCE = "duplicate_reference"
+    CURRENCY_NOT_ALLOWED = "currency_not_allowed"
+
+
+PaymentReference = TypeAliasType(
+    "PaymentReference",
+    Annotated[str, Field(examples=["0045127"], pattern="^[0-9A-Za-z]{4,32}$")],
+)
+"""
+The bank or Pago Móvil reference as the bank prints it (digits and letters, 4–32).
+"""
+
+
+class PaymentReportCreate(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    method: PaymentReportMethod
+    amount: PositiveAmount
+    currency: Currency
+    reference: PaymentReference
+    bank: Annotated[str | None, Field(pattern="^[0-9]{4}$")] = None
+    """
+    The paying bank's four-digit code (`0134` Banesco, `0102` Banco de Venezuela), when the method has one.
+    """
+    payment_date: date_aliased
+    """
+    The day the subscriber paid; not after today.
+    """
+    payer_phone: Annotated[str | None, Field(pattern="^\\+[1-9][0-9]{7,14}$")] = None
+    """
+    The phone the Pago Móvil was sent from (E.164), when given.
+    """
+    payer_national_id: Annotated[
+        str | None, Field(pattern="^([VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9])$")
+    ] = None
+    """
+    The payer's cédula or RIF, when given.
+    """
+
+
+class PaymentReport(BaseModel):
+    """
+    A subscriber's report of a payment and the outcome of its verification.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    report_id: PaymentReportId
+    account_number: AccountNumber
+    status: PaymentReportStatus
+    method: PaymentReportMethod
+    amount: Amount
+    currency: Currency
+    reference: PaymentReference
+    bank: Annotated[str | None, Field(pattern="^[0-9]{4}$")]
+    """
+    The paying bank's code, as reported.
+    """
+    payment_date: date_aliased
+    """
+    The day the subscriber says they paid.
+    """
+    payer_phone: Annotated[str | None, Field(pattern="^\\+[1-9][0-9]{7,14}$")]
+    """
+    The payer's phone, as reported.
+    """
+    payer_national_id: Annotated[
+        str | None, Field(pattern="^([VE]-[0-9]{6,9}|[VEJGP]-[0-9]{8}-[0-9])$")
+    ]
+    """
+    The payer's cédula or RIF, as reported.
+    """
+    created_at: AwareDatetime
+    """
+    When the report was recorded.
+    """
+    resolved_at: AwareDatetime | None
+    """
+    When it was verified or rejected; null while pending.
+    """
+    rejection_reason: RejectionReason | None
+    """
+    Why it was rejected; null unless `rejected`.
+    """
+    payment_id: PaymentId | None
+    """
+    The payment the report became; null unless `verified`.
+    """
+    credited_amount: Amount | None
+    """
+    What the payment credited, in the account's currency; null unless `verified`.
+    """
+    exchange_rate: Rate | None
+    """
+    The rate `credited_amount` was converted at, when the report's currency is not the account's; null otherwise.
+    """
+
+
+class PaymentReportPage(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    data: list[PaymentReport]
     next_cursor: str | None
     """
     Cursor of the next page; null on the last page.
@@ -631,11 +840,11 @@ class ListInvoicesParameters(BaseModel):
     """
     Only invoices with this status.
     """
-    period_from: date | None = None
+    period_from: date_aliased | None = None
     """
     Only invoices whose billing period starts on or after this date.
     """
-    period_to: date | None = None
+    period_to: date_aliased | None = None
     """
     Only invoices whose billing period starts on or before this date.
     """
@@ -706,4 +915,80 @@ class CreatePaymentParameters(BaseModel):
     idempotency_key: Annotated[str, Field(alias="Idempotency-Key", pattern="^[A-Za-z0-9_-]{8,64}$")]
     """
     A client-chosen unique key for this payment (8–64 characters).
+    """
+
+
+class GetExchangeRateParameters(BaseModel):
+    """
+    Arguments of `getExchangeRate`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    date: date_aliased
+    """
+    The day the rate applies to (`full-date`).
+    """
+
+
+class ListPaymentReportsParameters(BaseModel):
+    """
+    Arguments of `listPaymentReports`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
+    """
+    The customer's account number.
+    """
+    limit: Annotated[int | None, Field(ge=1, le=100)] = 20
+    """
+    Page size.
+    """
+    cursor: Annotated[str | None, Field(pattern="^[A-Za-z0-9_-]{1,200}$")] = None
+    """
+    Opaque cursor from the previous page's `next_cursor`. An unknown or tampered cursor is `400 validation_error`.
+    """
+
+
+class CreatePaymentReportParameters(BaseModel):
+    """
+    Arguments of `createPaymentReport`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    account_number: Annotated[AccountNumber, Field(alias="accountNumber")]
+    """
+    The customer's account number.
+    """
+    idempotency_key: Annotated[str, Field(alias="Idempotency-Key", pattern="^[A-Za-z0-9_-]{8,64}$")]
+    """
+    A client-chosen unique key for this report (8–64 characters), e.g. derived from the message that reported it.
+    """
+
+
+class GetPaymentReportParameters(BaseModel):
+    """
+    Arguments of `getPaymentReport`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+        frozen=True,
+    )
+    report_id: Annotated[PaymentReportId, Field(alias="reportId")]
+    """
+    The report id the `201` of `createPaymentReport` returned.
     """

@@ -15,11 +15,14 @@ from billing_toolkit.client.models import operations
 from billing_toolkit.client.models.billing import (
     Balance,
     Customer,
+    ExchangeRate,
     Health,
     Invoice,
     InvoicePage,
     Payment,
     PaymentPage,
+    PaymentReport,
+    PaymentReportPage,
     PlanList,
     Subscription,
 )
@@ -131,6 +134,57 @@ class BillingMethods(ABC):
             {"amount": amount, "currency": currency, "method": method, "reference": reference},
         )
 
+    def get_exchange_rate(self, date: date) -> ExchangeRate:
+        """Get the official USD→VES rate for a date."""
+        return self._call(operations.GET_EXCHANGE_RATE, {"date": date})
+
+    def list_payment_reports(
+        self, account_number: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> PaymentReportPage:
+        """List a customer's payment reports."""
+        return self._call(
+            operations.LIST_PAYMENT_REPORTS,
+            {"accountNumber": account_number, "limit": limit, "cursor": cursor},
+        )
+
+    def create_payment_report(
+        self,
+        account_number: str,
+        *,
+        method: str,
+        amount: Decimal,
+        currency: str,
+        reference: str,
+        bank: str | None = None,
+        payment_date: date,
+        payer_phone: str | None = None,
+        payer_national_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> PaymentReport:
+        """Report a payment made outside the API.
+
+        Without `idempotency_key` a fresh one is made for this call (and reused by its retries);
+        pass your own to make retries of *your* call safe too.
+        """
+        return self._call(
+            operations.CREATE_PAYMENT_REPORT,
+            {"accountNumber": account_number, "Idempotency-Key": idempotency_key},
+            {
+                "method": method,
+                "amount": amount,
+                "currency": currency,
+                "reference": reference,
+                "bank": bank,
+                "payment_date": payment_date,
+                "payer_phone": payer_phone,
+                "payer_national_id": payer_national_id,
+            },
+        )
+
+    def get_payment_report(self, report_id: str) -> PaymentReport:
+        """Get one payment report by its id."""
+        return self._call(operations.GET_PAYMENT_REPORT, {"reportId": report_id})
+
 
 class AsyncBillingMethods(ABC):
     """The typed methods of `AsyncBillingClient`, one per contract operation; it supplies `_call`."""
@@ -235,3 +289,54 @@ class AsyncBillingMethods(ABC):
             {"accountNumber": account_number, "Idempotency-Key": idempotency_key},
             {"amount": amount, "currency": currency, "method": method, "reference": reference},
         )
+
+    async def get_exchange_rate(self, date: date) -> ExchangeRate:
+        """Get the official USD→VES rate for a date."""
+        return await self._call(operations.GET_EXCHANGE_RATE, {"date": date})
+
+    async def list_payment_reports(
+        self, account_number: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> PaymentReportPage:
+        """List a customer's payment reports."""
+        return await self._call(
+            operations.LIST_PAYMENT_REPORTS,
+            {"accountNumber": account_number, "limit": limit, "cursor": cursor},
+        )
+
+    async def create_payment_report(
+        self,
+        account_number: str,
+        *,
+        method: str,
+        amount: Decimal,
+        currency: str,
+        reference: str,
+        bank: str | None = None,
+        payment_date: date,
+        payer_phone: str | None = None,
+        payer_national_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> PaymentReport:
+        """Report a payment made outside the API.
+
+        Without `idempotency_key` a fresh one is made for this call (and reused by its retries);
+        pass your own to make retries of *your* call safe too.
+        """
+        return await self._call(
+            operations.CREATE_PAYMENT_REPORT,
+            {"accountNumber": account_number, "Idempotency-Key": idempotency_key},
+            {
+                "method": method,
+                "amount": amount,
+                "currency": currency,
+                "reference": reference,
+                "bank": bank,
+                "payment_date": payment_date,
+                "payer_phone": payer_phone,
+                "payer_national_id": payer_national_id,
+            },
+        )
+
+    async def get_payment_report(self, report_id: str) -> PaymentReport:
+        """Get one payment report by its id."""
+        return await self._call(operations.GET_PAYMENT_REPORT, {"reportId": report_id})

@@ -12,20 +12,28 @@ from typing import Any
 from billing_toolkit.client.models.billing import (
     Balance,
     CreatePaymentParameters,
+    CreatePaymentReportParameters,
     Customer,
+    ExchangeRate,
     GetBalanceParameters,
     GetCustomerParameters,
+    GetExchangeRateParameters,
     GetInvoiceParameters,
+    GetPaymentReportParameters,
     GetSubscriptionParameters,
     Health,
     Invoice,
     InvoicePage,
     ListInvoicesParameters,
+    ListPaymentReportsParameters,
     ListPaymentsParameters,
     LookupCustomerParameters,
     Payment,
     PaymentCreate,
     PaymentPage,
+    PaymentReport,
+    PaymentReportCreate,
+    PaymentReportPage,
     PlanList,
     Subscription,
 )
@@ -52,6 +60,21 @@ LIST_PAYMENTS = ClientOperation(
 CREATE_PAYMENT = ClientOperation(
     "createPayment", Payment, parameters_model=CreatePaymentParameters, body_model=PaymentCreate
 )
+GET_EXCHANGE_RATE = ClientOperation(
+    "getExchangeRate", ExchangeRate, parameters_model=GetExchangeRateParameters
+)
+LIST_PAYMENT_REPORTS = ClientOperation(
+    "listPaymentReports", PaymentReportPage, parameters_model=ListPaymentReportsParameters
+)
+CREATE_PAYMENT_REPORT = ClientOperation(
+    "createPaymentReport",
+    PaymentReport,
+    parameters_model=CreatePaymentReportParameters,
+    body_model=PaymentReportCreate,
+)
+GET_PAYMENT_REPORT = ClientOperation(
+    "getPaymentReport", PaymentReport, parameters_model=GetPaymentReportParameters
+)
 
 OPERATIONS: dict[str, ClientOperation[Any]] = {
     binding.operation_id: binding
@@ -67,5 +90,9 @@ OPERATIONS: dict[str, ClientOperation[Any]] = {
         GET_INVOICE,
         LIST_PAYMENTS,
         CREATE_PAYMENT,
+        GET_EXCHANGE_RATE,
+        LIST_PAYMENT_REPORTS,
+        CREATE_PAYMENT_REPORT,
+        GET_PAYMENT_REPORT,
     )
 }

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from billing_toolkit.conformance.probes import canonical, errors, idempotency, pages, tenancy
+from billing_toolkit.conformance.probes import (
+    canonical,
+    errors,
+    idempotency,
+    pages,
+    reports,
+    tenancy,
+)
 from billing_toolkit.conformance.probes.base import Probe, ProbeContext, ProbeFindings
 
 PROBES: tuple[Probe, ...] = (
@@ -10,7 +17,9 @@ PROBES: tuple[Probe, ...] = (
     canonical.PROBE,
     pages.PROBE,
     tenancy.PROBE,
+    reports.RATES_PROBE,
     idempotency.PROBE,
+    reports.REPORT_PROBE,
 )
 
 __all__ = ["PROBES", "Probe", "ProbeContext", "ProbeFindings"]

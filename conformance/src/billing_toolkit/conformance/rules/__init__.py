@@ -23,6 +23,8 @@ from billing_toolkit.conformance.rules import (
     invoices,
     pages,
     payments,
+    rates,
+    reports,
     subscriptions,
 )
 from billing_toolkit.conformance.rules.base import RuleJudge
@@ -41,6 +43,8 @@ JUDGES: tuple[RuleJudge, ...] = (
     *identifiers.JUDGES,
     *pages.JUDGES,
     *echo.JUDGES,
+    *rates.JUDGES,
+    *reports.JUDGES,
 )
 
 RULES: dict[str, BusinessRule] = load_rules()

@@ -65,9 +65,15 @@ class Ledger:
                 yield seen
 
 
-def _booked(exchange: Exchange) -> bool:
+BOOKS_NOTHING = frozenset({"createPaymentReport"})
+"""Writes that move no money (`payment_report.pending`): they start no new epoch, so a
+balance read after one is still compared with the invoices read before it."""
+
+
+def _booked(exchange: Exchange, operation_id: str | None) -> bool:
     return (
-        exchange.method == "POST"
+        operation_id not in BOOKS_NOTHING
+        and exchange.method == "POST"
         and exchange.status == 201
         and exchange.response_header("Idempotent-Replayed") != "true"
     )
@@ -101,7 +107,7 @@ def build_ledger(
         if other or not seen.ok:
             continue
         _learn(ledger, seen)
-        if account is not None and _booked(exchange):
+        if account is not None and _booked(exchange, seen.operation_id):
             epochs[account] = epochs.get(account, 0) + 1
     return ledger
 

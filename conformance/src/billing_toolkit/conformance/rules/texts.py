@@ -245,5 +245,73 @@ RULE_TEXTS: dict[str, tuple[str, str]] = {
             "responses of the framework get it too"
         ),
     ),
+    "exchange_rate.conversion": (
+        (
+            "every rate the run read (scale against the digits of rate) and every verified "
+            "report it saw (credited_amount recomputed from amount and exchange_rate, half-up)"
+        ),
+        (
+            "convert in Decimal with one rounding, half-up to the cent, at the rate of the "
+            "payment date: VES = USD × rate, USD = VES ÷ rate; never round the rate first"
+        ),
+    ),
+    "exchange_rate.carried_over": (
+        (
+            "every rate the run read, the probe's weekend and business day included: "
+            "effective_date, carried_over, weekends, published_at, one rate per effective date"
+        ),
+        (
+            "answer a day without publication with the last published row and its own "
+            "effective_date, never a rate interpolated or fetched for the day itself"
+        ),
+    ),
+    "payment_report.pending": (
+        (
+            "every report created, fetched or listed (a new one is pending and names no "
+            "resolution); the probe's balance before and after reporting"
+        ),
+        "record a report apart from the ledger; only verification may post a payment",
+    ),
+    "payment_report.verified": (
+        (
+            "every verified or rejected report the run saw, against the other reports and "
+            "against the account's payments the run listed"
+        ),
+        (
+            "create the payment through the same code path as createPayment and store its id "
+            "on the report in the same transaction"
+        ),
+    ),
+    "payment_report.duplicate_reference": (
+        (
+            "every verified report the run saw, by bank and reference; the probe reports one "
+            "reference twice under different keys (with --allow-writes)"
+        ),
+        "enforce one verified report per tenant, bank and reference with a unique index",
+    ),
+    "payment_report.method_currency": (
+        (
+            "every report the run saw: a verified one is in an allowed pair, a currency "
+            "rejection is only for a forbidden one"
+        ),
+        "check the method and currency pair before matching the statement",
+    ),
+    "payment_report.idempotency": (
+        (
+            "every createPaymentReport answer by Idempotency-Key; the probe replays its key "
+            "and sends it again with a changed body (with --allow-writes)"
+        ),
+        (
+            "store the first 201 under the tenant and key with a fingerprint of the account "
+            "and the whole body, as for createPayment"
+        ),
+    ),
+    "payment_report.listed": (
+        (
+            "every page of reports the run read (limit, newest first, no repeats in a walk) "
+            "against the same report fetched or created in the same status"
+        ),
+        "serve the list and the single report from the same rows, ordered by created_at, report_id",
+    ),
 }
 """Rule id → (how the kit checks it, how to fix a failure)."""

@@ -53,6 +53,8 @@ from billing_toolkit.simulator.state.models import (
     Tenant,
 )
 from billing_toolkit.simulator.state.money import ZERO, cents
+from billing_toolkit.simulator.state.report_verification import VERIFICATION_DELAY
+from billing_toolkit.simulator.state.seeded_reports import seed_reports
 from billing_toolkit.simulator.state.tenants import TENANT_SPECS, TenantSpec, build_tenant
 from billing_toolkit.simulator.state.venezuela import (
     AVENUES,
@@ -521,4 +523,5 @@ def generate(
         day += timedelta(days=1)
     state.now = now
     _resolve_near_duplicates(state)
+    seed_reports(state, VERIFICATION_DELAY)
     return state

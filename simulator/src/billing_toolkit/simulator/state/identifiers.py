@@ -42,6 +42,10 @@ def payment_id(sequence: int) -> str:
     return f"PAY-{sequence:010d}"
 
 
+def report_id(sequence: int) -> str:
+    return f"PRP-{sequence:010d}"
+
+
 def transposed(sequence: int) -> int | None:
     """The sequence with its last two digits swapped, when that is a different, larger number.
 

@@ -187,6 +187,37 @@ class CreditApplication:
     applied_on: date
 
 
+PENDING = "pending_verification"
+
+
+@dataclass(slots=True)
+class PaymentReport:
+    """A subscriber's report of a payment made outside the API, and its verification.
+
+    It books nothing while `pending_verification`; once verified it names the payment it
+    became (`payment_id`, `credited_amount` in the account's currency, and the rate used
+    when the reported currency is not the account's); once rejected, why.
+    """
+
+    report_id: str
+    account_number: str
+    method: str
+    amount: Decimal
+    currency: str
+    reference: str
+    bank: str | None
+    payment_date: date
+    payer_phone: str | None
+    payer_national_id: str | None
+    created_at: datetime
+    status: str = PENDING
+    resolved_at: datetime | None = None
+    rejection_reason: str | None = None
+    payment_id: str | None = None
+    credited_amount: Decimal | None = None
+    exchange_rate: Decimal | None = None
+
+
 @dataclass(slots=True)
 class Account:
     """A customer and everything billed to or paid by it."""
@@ -195,6 +226,7 @@ class Account:
     invoices: list[Invoice] = field(default_factory=list)
     payments: list[Payment] = field(default_factory=list)
     credit_applications: list[CreditApplication] = field(default_factory=list)
+    payment_reports: list[PaymentReport] = field(default_factory=list)
 
     def open_invoices(self) -> list[Invoice]:
         """Open and overdue invoices, oldest first (due date, then number): payment order."""
@@ -220,6 +252,7 @@ class Sequences:
     next_invoice: int
     next_payment: int
     reserved_invoices: list[int] = field(default_factory=list)
+    next_report: int = 0
 
 
 @dataclass(slots=True)

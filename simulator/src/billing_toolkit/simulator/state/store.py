@@ -15,11 +15,12 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from billing_toolkit.simulator.state import codec, dataset, engine
+from billing_toolkit.simulator.state import codec, dataset, engine, report_verification
 from billing_toolkit.simulator.state.engine import DayReport
+from billing_toolkit.simulator.state.identifiers import report_id
 from billing_toolkit.simulator.state.invariants import check_account, check_state
 from billing_toolkit.simulator.state.models import (
     Account,
@@ -27,10 +28,12 @@ from billing_toolkit.simulator.state.models import (
     IdempotencyRecord,
     Invoice,
     Payment,
+    PaymentReport,
     Tenant,
 )
 from billing_toolkit.simulator.state.money import MAX_AMOUNT, ZERO
 from billing_toolkit.simulator.state.persistence import Persistence, Write
+from billing_toolkit.simulator.state.report_verification import VERIFICATION_DELAY
 from billing_toolkit.simulator.validation.messages import FieldError
 
 ACCOUNT_FIELDS = tuple(f.name for f in dataclasses.fields(Account))
@@ -52,11 +55,32 @@ class PaymentOutcome:
     """Why a 422 refused the payment."""
 
 
+@dataclass(frozen=True, slots=True)
+class NewReport:
+    """What createPaymentReport records (everything but the id, the clock and the status)."""
+
+    method: str
+    amount: Decimal
+    currency: str
+    reference: str
+    bank: str | None
+    payment_date: date
+    payer_phone: str | None
+    payer_national_id: str | None
+
+
 class BillingStore:
-    def __init__(self, state: BillingState, persistence: Persistence, start: datetime) -> None:
+    def __init__(
+        self,
+        state: BillingState,
+        persistence: Persistence,
+        start: datetime,
+        verification_delay: timedelta = VERIFICATION_DELAY,
+    ) -> None:
         self._lock = threading.RLock()
         self._persistence = persistence
         self._start = start
+        self.verification_delay = verification_delay
         self._install(state)
 
     # --- reads ---------------------------------------------------------------------------
@@ -89,6 +113,11 @@ class BillingStore:
             found = self._invoices.get(invoice_number)
             return found if found is not None and found.tenant_id == tenant_id else None
 
+    def payment_report(self, tenant_id: str, report_id: str) -> PaymentReport | None:
+        """The report with exactly this id in this tenant; another tenant's is None."""
+        with self._lock:
+            return self._reports.get((tenant_id, report_id))
+
     def read(self, reader: Callable[[BillingState], object]) -> object:
         """Run `reader` on a consistent state (no write interleaves)."""
         with self._lock:
@@ -117,12 +146,9 @@ class BillingStore:
         concurrent requests with the same key see no record or the stored response.
         """
         with self._lock:
-            records = self._state.idempotency.get(tenant_id, {})
-            existing = records.get(key)
-            if existing is not None:
-                if existing.fingerprint != fingerprint:
-                    return PaymentOutcome(409, None, replayed=False)
-                return PaymentOutcome(existing.status, existing.body, replayed=True)
+            earlier = self._replay(tenant_id, key, fingerprint)
+            if earlier is not None:
+                return earlier
             refused = refuse(account)
             if refused is not None:
                 return PaymentOutcome(422, None, replayed=False, error=refused)
@@ -153,11 +179,66 @@ class BillingStore:
             self._state.idempotency.setdefault(tenant_id, {})[key] = record
             return PaymentOutcome(201, body, replayed=False)
 
+    def report_payment(
+        self,
+        tenant_id: str,
+        account: Account,
+        key: str,
+        fingerprint: str,
+        new: NewReport,
+        render: Callable[[PaymentReport], str],
+        refused: FieldError | None = None,
+    ) -> PaymentOutcome:
+        """Record a payment report once per idempotency key, as `pay` records a payment.
+
+        The key is looked up first, so a replay or a conflict is answered before `refused`
+        (422). The report books nothing (`payment_report.pending`): only the account's
+        report list and the tenant's report counter change, on copies adopted once saved.
+        """
+        with self._lock:
+            earlier = self._replay(tenant_id, key, fingerprint)
+            if earlier is not None:
+                return earlier
+            if refused is not None:
+                return PaymentOutcome(422, None, replayed=False, error=refused)
+            work = copy.deepcopy(account)
+            counters = copy.deepcopy(self._state.sequences[tenant_id])
+            counters.next_report += 1
+            made = PaymentReport(
+                report_id(counters.next_report),
+                account.customer.account_number,
+                created_at=self._state.now,
+                **{f.name: getattr(new, f.name) for f in dataclasses.fields(NewReport)},
+            )
+            work.payment_reports.append(made)
+            body = render(made)
+            sequences = {**self._state.sequences, tenant_id: counters}
+            prospective = dataclasses.replace(self._state, sequences=sequences)
+            record = IdempotencyRecord(key, fingerprint, 201, body, self._state.now)
+            self._persistence.save_write(Write(prospective, [work], (tenant_id, record)))
+            account.payment_reports = work.payment_reports
+            self._state.sequences = sequences
+            self._state.idempotency.setdefault(tenant_id, {})[key] = record
+            self._reports[(tenant_id, made.report_id)] = made
+            return PaymentOutcome(201, body, replayed=False)
+
+    def _replay(self, tenant_id: str, key: str, fingerprint: str) -> PaymentOutcome | None:
+        """The stored answer for a key already used: its 201 again, or 409 for another
+        request; None for a new key. Asked before any business rule."""
+        existing = self._state.idempotency.get(tenant_id, {}).get(key)
+        if existing is None:
+            return None
+        if existing.fingerprint != fingerprint:
+            return PaymentOutcome(409, None, replayed=False)
+        return PaymentOutcome(existing.status, existing.body, replayed=True)
+
     def advance(self, to: datetime) -> DayReport:
-        """Move business time on a copy of the state; adopted once checked and saved."""
+        """Move business time on a copy of the state; adopted once checked and saved.
+        Payment reports whose verification delay has passed are verified on the way."""
         with self._lock:
             candidate = copy.deepcopy(self._state)
             report = engine.advance(candidate, to)
+            report_verification.verify_due(candidate, self._start.date(), self.verification_delay)
             check_state(candidate)
             self._persistence.save_all(candidate)
             self._install(candidate)
@@ -216,4 +297,10 @@ class BillingStore:
             for accounts in self._state.accounts.values()
             for account in accounts.values()
             for invoice in account.invoices
+        }
+        self._reports = {
+            (tenant_id, report.report_id): report
+            for tenant_id, accounts in self._state.accounts.items()
+            for account in accounts.values()
+            for report in account.payment_reports
         }
