@@ -190,7 +190,8 @@ def _bill_change(account_number: str) -> CapabilityFlow:
     return ToolResult("bill_change", True, bill_change_evidence(change), data)
 
 
-def _guarded(capability: str, subject: str, flow: CapabilityFlow) -> CapabilityFlow:
+def guarded(capability: str, subject: str, flow: CapabilityFlow) -> CapabilityFlow:
+    """A failed call ends the flow as `failure_result` says (a "no" or an escalation)."""
     try:
         return (yield from flow)
     except BillingError as error:
@@ -203,47 +204,47 @@ def _account(account_number: str) -> str:
 
 def customer_by_phone(phone: str) -> CapabilityFlow:
     name = "customer_by_phone"
-    return _guarded(name, f"customer with phone {phone}", _customer(name, phone=phone))
+    return guarded(name, f"customer with phone {phone}", _customer(name, phone=phone))
 
 
 def customer_by_account(account_number: str) -> CapabilityFlow:
     name = "customer_by_account"
     flow = _customer(name, account_number=account_number)
-    return _guarded(name, _account(account_number), flow)
+    return guarded(name, _account(account_number), flow)
 
 
 def customer_by_national_id(national_id: str) -> CapabilityFlow:
     name = "customer_by_national_id"
     flow = _customer(name, national_id=national_id)
-    return _guarded(name, f"customer with national ID {national_id}", flow)
+    return guarded(name, f"customer with national ID {national_id}", flow)
 
 
 def balance(account_number: str) -> CapabilityFlow:
-    return _guarded("balance", _account(account_number), _balance(account_number))
+    return guarded("balance", _account(account_number), _balance(account_number))
 
 
 def invoices(account_number: str, status: str | None, limit: int) -> CapabilityFlow:
     flow = _invoices(account_number, status, limit)
-    return _guarded("invoices", _account(account_number), flow)
+    return guarded("invoices", _account(account_number), flow)
 
 
 def invoice_by_number(account_number: str, invoice_number: str) -> CapabilityFlow:
     subject = f"invoice {invoice_number} on account {account_number}"
     flow = _invoice_by_number(account_number, invoice_number)
-    return _guarded("invoice_by_number", subject, flow)
+    return guarded("invoice_by_number", subject, flow)
 
 
 def arrears(account_number: str) -> CapabilityFlow:
-    return _guarded("arrears", _account(account_number), _arrears(account_number))
+    return guarded("arrears", _account(account_number), _arrears(account_number))
 
 
 def last_payment(account_number: str) -> CapabilityFlow:
-    return _guarded("last_payment", _account(account_number), _last_payment(account_number))
+    return guarded("last_payment", _account(account_number), _last_payment(account_number))
 
 
 def plan(account_number: str) -> CapabilityFlow:
-    return _guarded("plan", _account(account_number), _plan(account_number))
+    return guarded("plan", _account(account_number), _plan(account_number))
 
 
 def bill_change(account_number: str) -> CapabilityFlow:
-    return _guarded("bill_change", _account(account_number), _bill_change(account_number))
+    return guarded("bill_change", _account(account_number), _bill_change(account_number))

@@ -18,8 +18,8 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Generic, TypeVar
 
-from billing_toolkit.client.capability_flows import CapabilityFlow, failure_result
-from billing_toolkit.client.errors import BillingError, NotFoundError
+from billing_toolkit.client.capability_flows import CapabilityFlow, guarded
+from billing_toolkit.client.errors import NotFoundError
 from billing_toolkit.client.evidence import day, instant
 from billing_toolkit.client.models.billing import ExchangeRate, PaymentReport
 from billing_toolkit.client.money import format_amount, money
@@ -128,14 +128,6 @@ def _report_status(account_number: str, report_id: str) -> CapabilityFlow:
     )
 
 
-def _guarded(capability: str, subject: str, flow: CapabilityFlow) -> CapabilityFlow:
-    """A failed call ends the flow as `failure_result` says (a "no" or an escalation)."""
-    try:
-        return (yield from flow)
-    except BillingError as error:
-        return failure_result(capability, subject, error)
-
-
 class PaymentReportMethods(ABC, Generic[R]):
     """The rate and payment-report capabilities; the class they are mixed into runs them."""
 
@@ -146,7 +138,7 @@ class PaymentReportMethods(ABC, Generic[R]):
     def exchange_rate(self, on: date, usd_amount: Decimal | None = None) -> R:
         """The official rate of `on`; with `usd_amount`, its VES figure at that rate."""
         flow = _exchange_rate(on, usd_amount)
-        return self._run(_guarded("exchange_rate", f"exchange rate for {on.isoformat()}", flow))
+        return self._run(guarded("exchange_rate", f"exchange rate for {on.isoformat()}", flow))
 
     def report_payment(
         self, account_number: str, paid: ReportedPayment, *, idempotency_key: str
@@ -154,11 +146,9 @@ class PaymentReportMethods(ABC, Generic[R]):
         """Record the report under `idempotency_key` (derive it from the message that
         reported the payment, so a redelivered message never reports twice)."""
         flow = _report_payment(account_number, paid, idempotency_key)
-        return self._run(
-            _guarded("report_payment", f"customer with account {account_number}", flow)
-        )
+        return self._run(guarded("report_payment", f"customer with account {account_number}", flow))
 
     def payment_report_status(self, account_number: str, report_id: str) -> R:
         flow = _report_status(account_number, report_id)
         subject = f"payment report {report_id} on account {account_number}"
-        return self._run(_guarded("payment_report_status", subject, flow))
+        return self._run(guarded("payment_report_status", subject, flow))
