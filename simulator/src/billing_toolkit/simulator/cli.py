@@ -12,6 +12,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -27,6 +28,10 @@ from billing_toolkit.simulator.state.dataset import (
     MAX_CUSTOMERS,
     MAX_SEED,
     MIN_CUSTOMERS,
+)
+from billing_toolkit.simulator.state.report_verification import (
+    MAX_VERIFICATION_DELAY,
+    VERIFICATION_DELAY,
 )
 
 PROG = "billing-sim"
@@ -94,6 +99,12 @@ def _parser() -> argparse.ArgumentParser:
         help=f"requests the journal keeps for GET /_sim/requests (default {DEFAULT_JOURNAL_SIZE};"
         " 0: off)",
     )  # fmt: skip
+    serve.add_argument(
+        "--report-verification-delay", type=_whole(0, int(MAX_VERIFICATION_DELAY.total_seconds())),
+        default=int(VERIFICATION_DELAY.total_seconds()), metavar="SECONDS",
+        help="business-clock seconds before a payment report is verified or rejected"
+        f" (default {int(VERIFICATION_DELAY.total_seconds())}; 0: at the next clock move)",
+    )  # fmt: skip
     info = commands.add_parser("info", help="print the dataset info as JSON without serving")
     info.add_argument("--seed", type=seed, default=42)
     info.add_argument("--customers", type=customers, default=DEFAULT_CUSTOMERS)
@@ -121,6 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
         validation_engine=args.validation_engine,
         max_body_bytes=args.max_body_bytes,
         journal_size=args.journal_size,
+        report_verification_delay=timedelta(seconds=args.report_verification_delay),
     )
     refusal = network_token_refusal(args.host, config.admin_token, args.allow_dev_token)
     if refusal:
@@ -148,7 +160,9 @@ def _validate(args: argparse.Namespace) -> int:
     )
     count = len(scenario.every_rule())
     states = f", {len(scenario.machine.states)} states" if scenario.machine else ""
-    print(f"{args.file}: ok ({count} rule{'s' if count != 1 else ''}{states})")
+    forced = len(scenario.outcomes)
+    outcomes = f", {forced} report outcome{'s' if forced != 1 else ''}" if forced else ""
+    print(f"{args.file}: ok ({count} rule{'s' if count != 1 else ''}{states}{outcomes})")
     return EXIT_OK
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import ipaddress
 import os
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from billing_toolkit.simulator.faults.clock import FaultClock, RealClock
 from billing_toolkit.simulator.faults.scenario import Scenario
 from billing_toolkit.simulator.journal import DEFAULT_JOURNAL_SIZE
 from billing_toolkit.simulator.state.dataset import DEFAULT_CUSTOMERS, DEFAULT_NOW
+from billing_toolkit.simulator.state.report_verification import VERIFICATION_DELAY
 
 ADMIN_TOKEN_ENV = "BILLING_SIM_ADMIN_TOKEN"
 DEV_ADMIN_TOKEN = "sim-admin-dev-token"
@@ -81,3 +82,6 @@ class SimulatorConfig:
     """Seed of the fault RNGs (probabilities, random delays); defaults to `seed`."""
     journal_size: int = DEFAULT_JOURNAL_SIZE
     """Requests the journal keeps (the oldest go first); 0 turns it off."""
+    report_verification_delay: timedelta = VERIFICATION_DELAY
+    """How long after it was made a payment report is judged against the bank statement, on
+    the business test clock (`serve --report-verification-delay`)."""

@@ -12,6 +12,7 @@ Every method is safe to call from another thread than the server's event loop.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,6 +23,7 @@ from starlette.applications import Starlette
 
 from billing_toolkit.simulator.faults.events import FaultEvent
 from billing_toolkit.simulator.faults.registry import FaultRegistry
+from billing_toolkit.simulator.faults.report_outcomes import MAX_FORCED_OUTCOMES, ForcedOutcome
 from billing_toolkit.simulator.faults.rules import FaultRule, parse_rule
 from billing_toolkit.simulator.faults.scenario import Scenario, read_scenario
 from billing_toolkit.simulator.journal import JournalQuery, RequestJournal
@@ -43,8 +45,14 @@ class FaultControl:
         registry: FaultRegistry,
         operations: Mapping[str, bool],
         statuses: Mapping[str, frozenset[int]] | None = None,
+        *,
+        store: BillingStore,
     ) -> None:
         self._registry = registry
+        self._store = store
+        self._lock = threading.RLock()
+        self._outcomes: dict[str | None, tuple[ForcedOutcome, ...]] = {}
+        """Scenario name (None: scenarios without one) → the report outcomes it forces."""
         self.operations = operations
         """operationId → documents a 404 (what `not_found` needs)."""
         self.statuses = statuses
@@ -78,11 +86,64 @@ class FaultControl:
         name = parsed.name or None
         if replace and name is None:
             raise ScenarioConflict("replace needs a scenario with a `name`")
-        if name is not None and not replace and self._registry.scenario_loaded(name):
-            raise ScenarioConflict(
-                f"scenario {name!r} is already loaded; replace it or unload it first"
+        with self._lock:
+            if name is not None and not replace and self._loaded(name):
+                raise ScenarioConflict(
+                    f"scenario {name!r} is already loaded; replace it or unload it first"
+                )
+            outcomes = self._outcomes_after(name, replace, parsed.outcomes)
+            added = self._registry.add_all(
+                list(parsed.rules), "scenario", name, replace, parsed.machine
             )
-        return self._registry.add_all(list(parsed.rules), "scenario", name, replace, parsed.machine)
+            self._publish(outcomes)
+            return added
+
+    def _loaded(self, name: str) -> bool:
+        return self._registry.scenario_loaded(name) or name in self._outcomes
+
+    def _outcomes_after(
+        self, name: str | None, replace: bool, new: tuple[ForcedOutcome, ...]
+    ) -> dict[str | None, tuple[ForcedOutcome, ...]]:
+        """The forced outcomes once this scenario is loaded; `ValueError` (nothing loaded)
+        when another loaded scenario forces one of its references, or there would be too
+        many: two verdicts for one reference would make the answer depend on load order."""
+        kept = {
+            owner: outcomes
+            for owner, outcomes in self._outcomes.items()
+            if not (replace and owner == name)
+        }
+        if not new:
+            return kept
+        forced = {outcome.key: owner for owner, outcomes in kept.items() for outcome in outcomes}
+        for outcome in new:
+            if outcome.key in forced:
+                owner = forced[outcome.key]
+                raise ValueError(
+                    f"reference {outcome.reference!r} of {outcome.tenant} is already forced by"
+                    + (f" scenario {owner!r}" if owner else " a scenario without a name")
+                )
+        if len(forced) + len(new) > MAX_FORCED_OUTCOMES:
+            raise ValueError(
+                f"at most {MAX_FORCED_OUTCOMES} report outcomes are forced at once"
+                f" ({len(forced)} are; unload a scenario first)"
+            )
+        return {**kept, name: (*kept.get(name, ()), *new)}
+
+    def _publish(self, outcomes: dict[str | None, tuple[ForcedOutcome, ...]]) -> None:
+        """Adopt `outcomes` and hand the store the verdicts it verifies with."""
+        self._outcomes = {owner: items for owner, items in outcomes.items() if items}
+        self._store.forced_outcomes = {
+            outcome.key: outcome.verdict for items in self._outcomes.values() for outcome in items
+        }
+
+    def report_outcomes(self) -> list[dict[str, str]]:
+        """Every forced report outcome, with the `scenario` that forces it (when named)."""
+        with self._lock:
+            return [
+                {**outcome.to_dict(), **({"scenario": owner} if owner else {})}
+                for owner, items in self._outcomes.items()
+                for outcome in items
+            ]
 
     def scenarios(self) -> list[dict[str, Any]]:
         """Each loaded scenario with states: its state and what its transitions have seen."""
@@ -101,14 +162,23 @@ class FaultControl:
         return self._registry.set_state(name, state)
 
     def unload_scenario(self, name: str) -> int:
-        """Remove the rules of the scenario with this name; how many there were."""
-        return self._registry.unload(name)
+        """Remove the rules, states and forced report outcomes of the scenario with this
+        name; how many there were."""
+        with self._lock:
+            dropped = len(self._outcomes.get(name, ()))
+            self._publish(
+                {owner: items for owner, items in self._outcomes.items() if owner != name}
+            )
+            return self._registry.unload(name) + dropped
 
     def remove(self, rule_id: str) -> bool:
         return self._registry.remove(rule_id)
 
     def clear(self) -> None:
-        self._registry.clear()
+        """Every rule, scenario state and forced report outcome goes."""
+        with self._lock:
+            self._registry.clear()
+            self._publish({})
 
     def list(self) -> list[dict[str, Any]]:
         return self._registry.rules()
@@ -231,7 +301,7 @@ class SimulatorControl:
         statuses: Mapping[str, frozenset[int]] | None = None,
     ) -> None:
         self.store = store
-        self.faults = FaultControl(registry, operations, statuses)
+        self.faults = FaultControl(registry, operations, statuses, store=store)
         self.clock = ClockControl(store)
         self.rate_limits = RateLimitControl(limiter, operations)
         self.requests = JournalControl(journal or RequestJournal(0))

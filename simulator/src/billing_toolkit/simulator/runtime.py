@@ -77,7 +77,7 @@ def open_store(config: SimulatorConfig) -> BillingStore:
     if state is None:
         state = dataset.generate(config.seed, config.customers_per_tenant, config.start_time)
         persistence.save_all(state)
-    return BillingStore(state, persistence, config.start_time)
+    return BillingStore(state, persistence, config.start_time, config.report_verification_delay)
 
 
 def build_runtime(config: SimulatorConfig) -> Runtime:

@@ -39,6 +39,7 @@ def console_mount(
     router = Router(
         routes=[
             Route("/", pages.home, methods=["GET"]),
+            Route("/reports", pages.reports, methods=["GET"]),
             Route("/sign-in", post(pages.sign_in, signed_in=False), methods=["POST"]),
             Route("/sign-out", post(pages.sign_out), methods=["POST"]),
             Route("/language", post(pages.language, signed_in=False), methods=["POST"]),

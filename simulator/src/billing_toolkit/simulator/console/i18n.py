@@ -116,6 +116,39 @@ _TEXTS: Table = {
     "request_id": ("Id de petición", "Request id"),
     "clear_requests": ("Vaciar el registro", "Empty the journal"),
     "not_found": ("No existe esa página.", "There is no such page."),
+    "faults_page": ("Fallos y reloj", "Faults and clock"),
+    "reports": ("Reportes de pago", "Payment reports"),
+    "outcomes_count": ("Resultados forzados", "Forced outcomes"),
+    "any_status": ("todos", "all"),
+    "reference": ("Referencia", "Reference"),
+    "show": ("Mostrar", "Show"),
+    "reports_help": (
+        "Un reporte pendiente se verifica o rechaza al pasar el plazo de verificación.",
+        "A pending report is verified or rejected once the verification delay passes.",
+    ),
+    "reports_shown": (
+        "Los {shown} más recientes de {total}.",
+        "The newest {shown} of {total}.",
+    ),
+    "reports_none": ("Ningún reporte coincide.", "No report matches."),
+    "report_id": ("Id del reporte", "Report id"),
+    "account": ("Cuenta", "Account"),
+    "amount": ("Monto", "Amount"),
+    "reason": ("Motivo del rechazo", "Rejection reason"),
+    "payment_id": ("Id del pago", "Payment id"),
+    "made_at": ("Reportado", "Reported at"),
+    "report_pending_verification": ("pendiente", "pending"),
+    "report_verified": ("verificado", "verified"),
+    "report_rejected": ("rechazado", "rejected"),
+    "forced": ("Resultados forzados por escenarios", "Outcomes forced by scenarios"),
+    "forced_none": (
+        "Ningún escenario fuerza un resultado para este operador: decide el estado de cuenta.",
+        "No scenario forces an outcome for this tenant: the bank statement decides.",
+    ),
+    "bad_filter": (
+        "Ese operador o estado no existe.",
+        "There is no such tenant or status.",
+    ),
 }
 
 texts = wording(_TEXTS)

@@ -23,6 +23,13 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from billing_toolkit.simulator.admin.handlers import load_scenario_text, rule_field_errors
 from billing_toolkit.simulator.console import i18n
 from billing_toolkit.simulator.console.forms import FormRefused, read_form, rule_from_form, scalar
+from billing_toolkit.simulator.console.reports import (
+    STATUSES,
+    BadFilter,
+    ReportFilter,
+    ReportListing,
+    list_reports,
+)
 from billing_toolkit.simulator.console.session import (
     ADMIN_ACCOUNT,
     COOKIE,
@@ -123,14 +130,17 @@ class ConsolePages:
 
     def page_values(self, notice: str | None = None, **values: Any) -> dict[str, Any]:
         rules = self.control.faults.list()
-        scenarios: dict[str, int] = {}
+        scenarios: dict[str, list[int]] = {}
         for rule in rules:
             if "scenario" in rule:
-                scenarios[rule["scenario"]] = scenarios.get(rule["scenario"], 0) + 1
+                scenarios.setdefault(rule["scenario"], [0, 0])[0] += 1
+        for outcome in self.control.faults.report_outcomes():
+            if "scenario" in outcome:
+                scenarios.setdefault(outcome["scenario"], [0, 0])[1] += 1
         journal = self.control.requests
         return {
             "rules": rules,
-            "scenarios": sorted(scenarios.items()),
+            "scenarios": sorted((name, *counts) for name, counts in scenarios.items()),
             "kinds": list(KINDS),
             "operations": sorted(self.control.faults.operations),
             "tenants": sorted(TENANTS),
@@ -150,6 +160,29 @@ class ConsolePages:
             return self._render(visit, "signin.html")
         notice = request.query_params.get("notice")
         return self._render(visit, "console.html", **self.page_values(notice))
+
+    async def reports(self, request: Request) -> Response:
+        """One tenant's payment reports with their status (`?tenant=&status=&reference=`),
+        and the outcomes scenarios force for its references."""
+        visit = self.visit(request)
+        if not visit.session.signed_in:
+            return self._render(visit, "signin.html")
+        query = request.query_params
+        wanted = ReportFilter(
+            query.get("tenant") or min(TENANTS),
+            query.get("status", ""),
+            query.get("reference", "").strip(),
+        )
+        try:
+            listing = self.control.store.read(lambda state: list_reports(state, wanted))
+        except BadFilter:
+            return self._render(visit, "error.html", 400, message=visit.texts["bad_filter"])
+        assert isinstance(listing, ReportListing)
+        forced = [o for o in self.control.faults.report_outcomes() if o["tenant"] == wanted.tenant]
+        return self._render(
+            visit, "reports.html", listing=listing, wanted=wanted, forced=forced,
+            tenants=sorted(TENANTS), statuses=STATUSES, now=timestamp(self.control.clock.now()),
+        )  # fmt: skip
 
     def post(
         self, action: Action, *, signed_in: bool = True

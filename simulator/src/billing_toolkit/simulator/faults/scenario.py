@@ -11,7 +11,9 @@ rules:
 ```
 
 A scenario may instead (or also) define named states whose rules are in force only while
-the scenario is in that state, with transitions on completed requests (see `states.py`).
+the scenario is in that state, with transitions on completed requests (see `states.py`),
+and `report_outcomes`: the verdict payment reports of a reference get once verified
+(see `report_outcomes.py`).
 
 A file is checked whole before any rule is used: every problem is reported, each with its
 line (`x.yaml: line 7: rules[1].kind: ...`), and a key given twice in one mapping is one of
@@ -32,10 +34,11 @@ from typing import Any
 import yaml
 
 from billing_toolkit.simulator.faults.bounded_yaml import BoundedLoader, quoted
+from billing_toolkit.simulator.faults.report_outcomes import ForcedOutcome, parse_report_outcomes
 from billing_toolkit.simulator.faults.rules import FaultRule, FaultRuleError, parse_rule
 from billing_toolkit.simulator.faults.states import StateMachine, parse_states
 
-TOP_LEVEL = ("name", "description", "rules", "initial", "states")
+TOP_LEVEL = ("name", "description", "rules", "initial", "states", "report_outcomes")
 Statuses = Mapping[str, frozenset[int]]
 """operationId → the statuses the contract documents for it (what a transition may name)."""
 SCENARIO_SUFFIXES = (".yaml", ".yml")
@@ -59,6 +62,8 @@ class Scenario:
     rules: tuple[FaultRule, ...]
     machine: StateMachine | None = None
     """The named states, when the scenario has `states`."""
+    outcomes: tuple[ForcedOutcome, ...] = ()
+    """The verdicts it forces for payment reports (`report_outcomes`)."""
 
     def every_rule(self) -> tuple[FaultRule, ...]:
         """The top-level rules and those of every state."""
@@ -149,12 +154,17 @@ def _parse(data: Any, operations: Mapping[str, bool], statuses: Statuses | None,
     problems = list(loader.duplicates) if loader else []
     unknown = sorted(map(str, set(data) - set(TOP_LEVEL)))
     problems.extend(f"{name}: unknown field (expected {', '.join(TOP_LEVEL)})" for name in unknown)
-    rules = data.get("rules", [] if "states" in data else None)
+    without_rules = "states" in data or "report_outcomes" in data
+    rules = data.get("rules", [] if without_rules else None)
     parsed: list[FaultRule] = []
     found: list[str] = []
-    if not isinstance(rules, list) or not (rules or "states" in data):
+    if not isinstance(rules, list) or not (rules or without_rules):
         found.append("rules: must be a non-empty list of fault rules")
         rules = []
+    outcomes, outcome_problems = (
+        parse_report_outcomes(data["report_outcomes"]) if "report_outcomes" in data else ((), [])
+    )
+    found.extend(outcome_problems)
     for index, rule in enumerate(rules):
         try:
             parsed.append(parse_rule(rule, f"rules[{index}]", operations))
@@ -172,7 +182,7 @@ def _parse(data: Any, operations: Mapping[str, bool], statuses: Statuses | None,
     if problems:
         raise FaultRuleError("; ".join(problems), problems)
     name, description = str(data.get("name", "")), str(data.get("description", ""))
-    return Scenario(name, description, tuple(parsed), machine)
+    return Scenario(name, description, tuple(parsed), machine, outcomes)
 
 
 def parse_scenario(

@@ -25,7 +25,7 @@ from billing_toolkit.simulator.state.models import (
     Sequences,
     Tenant,
 )
-from billing_toolkit.simulator.state.money import ZERO
+from billing_toolkit.simulator.state.money import MAX_AMOUNT, ZERO
 
 
 @dataclass(slots=True)
@@ -225,6 +225,13 @@ def record_payment(
         customer.status = "active"
         customer.one_off_charges.append("reconnection")
     return payment
+
+
+def credit_overflows(account: Account, amount: Decimal) -> bool:
+    """Whether paying `amount` would leave more credit than the largest amount the API can
+    represent: `createPayment` refuses it (422), a payment report's verification rejects it."""
+    owed = sum((invoice.amount_due for invoice in account.open_invoices()), ZERO)
+    return account.customer.credit_balance + amount - owed > MAX_AMOUNT
 
 
 def schedule_plan_change(

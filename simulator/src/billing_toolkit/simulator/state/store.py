@@ -31,9 +31,8 @@ from billing_toolkit.simulator.state.models import (
     PaymentReport,
     Tenant,
 )
-from billing_toolkit.simulator.state.money import MAX_AMOUNT, ZERO
 from billing_toolkit.simulator.state.persistence import Persistence, Write
-from billing_toolkit.simulator.state.report_verification import VERIFICATION_DELAY
+from billing_toolkit.simulator.state.report_verification import VERIFICATION_DELAY, Forced
 from billing_toolkit.simulator.validation.messages import FieldError
 
 ACCOUNT_FIELDS = tuple(f.name for f in dataclasses.fields(Account))
@@ -81,6 +80,9 @@ class BillingStore:
         self._persistence = persistence
         self._start = start
         self.verification_delay = verification_delay
+        self.forced_outcomes: Forced = {}
+        """The verdicts loaded scenarios force, by (tenant, reference); not business state:
+        like fault rules it is neither saved nor snapshotted (the control replaces it)."""
         self._install(state)
 
     # --- reads ---------------------------------------------------------------------------
@@ -153,8 +155,7 @@ class BillingStore:
             if refused is not None:
                 return PaymentOutcome(422, None, replayed=False, error=refused)
             amount, method, reference = payment
-            owed = sum((invoice.amount_due for invoice in account.open_invoices()), ZERO)
-            if account.customer.credit_balance + amount - owed > MAX_AMOUNT:
+            if engine.credit_overflows(account, amount):
                 message = (
                     "the credit left over would exceed the largest amount the API can represent"
                 )
@@ -238,7 +239,9 @@ class BillingStore:
         with self._lock:
             candidate = copy.deepcopy(self._state)
             report = engine.advance(candidate, to)
-            report_verification.verify_due(candidate, self._start.date(), self.verification_delay)
+            report_verification.verify_due(
+                candidate, self._start.date(), self.verification_delay, self.forced_outcomes
+            )
             check_state(candidate)
             self._persistence.save_all(candidate)
             self._install(candidate)
