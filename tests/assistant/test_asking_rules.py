@@ -238,7 +238,16 @@ class TestRouting:
             ("👍", Intent.THANKS, None),
             ("la que termina en 4748", Intent.INVOICE, "invoices"),
             ("quiero cancelar mi servicio", Intent.UNSUPPORTED, "cancel_service"),
-            ("no puedo reportar mi pago por la app", Intent.UNSUPPORTED, "record_payment"),
+            ("no puedo reportar mi pago por la app", Intent.PAYMENT_REPORT, "report_payment"),
+            ("¿ya verificaron mi pago?", Intent.REPORT_STATUS, "latest_payment_report"),
+            ("did you get my payment report?", Intent.REPORT_STATUS, "latest_payment_report"),
+            ("¿a cómo está la tasa hoy?", Intent.EXCHANGE_RATE, "exchange_rate"),
+            ("what's the rate today", Intent.EXCHANGE_RATE, "exchange_rate"),
+            ("¿cuánto es mi deuda en bolívares?", Intent.DUE_IN_BOLIVARES, "exchange_rate"),
+            ("how much is that in bolivars", Intent.DUE_IN_BOLIVARES, "exchange_rate"),
+            ("¿qué tasa de cambio usan para facturar?", Intent.POLICY, None),
+            ("¿puedo pagar en bolívares?", Intent.POLICY, None),
+            ("¿cuál fue mi último pago?", Intent.LAST_PAYMENT, "last_payment"),
         ],
     )
     def test_answerable_questions_are_not_hand_overs(
@@ -268,8 +277,12 @@ class TestRouting:
         assert split_clauses(message) == clauses
 
     def test_every_part_is_kept_even_one_the_model_is_unsure_of(self) -> None:
-        parts = route_parts("cuanto debo y cual es la tasa del dia de hoy", classifier=RULES)
+        parts = route_parts("cuanto debo y cual es el horario de la oficina", classifier=RULES)
         assert [p.route.intent for p in parts] == [Intent.BALANCE, Intent.POLICY]
+
+    def test_the_rate_of_the_day_is_a_part_of_its_own(self) -> None:
+        parts = route_parts("cuanto debo y cual es la tasa del dia de hoy", classifier=RULES)
+        assert [p.route.intent for p in parts] == [Intent.BALANCE, Intent.EXCHANGE_RATE]
 
     def test_a_denied_action_is_not_a_part(self) -> None:
         parts = route_parts("no quiero darme de baja, solo dime cuánto debo", classifier=RULES)

@@ -147,6 +147,24 @@ def test_the_shipped_suite_covers_what_the_issue_asks() -> None:
             "appears twice",
         ),
         ("nothing: here", "a `scenarios` list"),
+        (
+            "scenarios: [{id: a, customer: x, turns: [{say: hi, expect: reply, message_id: 7}]}]",
+            "`message_id` must be text",
+        ),
+        (
+            (
+                "scenarios: [{id: a, customer: x, turns: [{say: hi, expect: reply, "
+                "advance_minutes: -5}]}]"
+            ),
+            "`advance_minutes` must be a number",
+        ),
+        (
+            (
+                "scenarios: [{id: a, customer: x, report_outcomes: [{reference: 45127}], "
+                "turns: [{say: hi, expect: reply}]}]"
+            ),
+            "`report_outcomes` must list",
+        ),
     ],
 )
 def test_a_malformed_suite_names_its_problem(tmp_path: Path, text: str, problem: str) -> None:

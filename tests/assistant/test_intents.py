@@ -39,7 +39,7 @@ def routed(text: str) -> tuple[Intent, str | None]:
         ("Quiero cambiar mi plan a 300 megas", Intent.UNSUPPORTED, "change_plan"),
         ("please upgrade my plan", Intent.UNSUPPORTED, "change_plan"),
         ("I want to cancel my service", Intent.UNSUPPORTED, "cancel_service"),
-        ("quiero reportar un pago", Intent.UNSUPPORTED, "record_payment"),
+        ("quiero reportar un pago", Intent.PAYMENT_REPORT, "report_payment"),
         ("mándame la factura en pdf", Intent.UNSUPPORTED, "invoice_document"),
         ("how much data have I used", Intent.UNSUPPORTED, "usage"),
     ],

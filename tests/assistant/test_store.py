@@ -153,20 +153,27 @@ def test_referents_round_trip_with_their_expiry(any_store: SqlConversationStore)
     assert [w.conversation.referents for w in in_state] == [SHOWN]
 
 
-def test_a_store_made_before_referents_gains_the_column(tmp_path: Path) -> None:
-    path = tmp_path / "old.sqlite3"
+def old_store(path: Path, *added: str) -> Path:
+    """A SQLite store as shipped before its later columns, with one conversation; `added`
+    names the later TEXT columns it already had."""
+    extra = "".join(f"{column} TEXT, " for column in added)
     with sqlite3.connect(path) as old:
         old.execute(
             "CREATE TABLE conversations (tenant TEXT NOT NULL, phone TEXT NOT NULL, "
             "state TEXT NOT NULL, verified_account TEXT, pending_question TEXT, "
-            "language TEXT NOT NULL, agent_id TEXT, updated_at TEXT NOT NULL, "
+            f"language TEXT NOT NULL, agent_id TEXT, updated_at TEXT NOT NULL, {extra}"
             "PRIMARY KEY (tenant, phone))"
         )
         old.execute(
             "INSERT INTO conversations VALUES ('fibranet', ?, 'bot', NULL, NULL, 'es', NULL, "
-            "'2026-11-29T12:00:00+00:00')",
+            f"'2026-11-29T12:00:00+00:00'{', NULL' * len(added)})",
             (PHONE,),
         )
+    return path
+
+
+def test_a_store_made_before_referents_gains_the_column(tmp_path: Path) -> None:
+    path = old_store(tmp_path / "old.sqlite3")
     store = open_conversation_store(f"sqlite:///{path}")
     try:
         assert store.get("fibranet", PHONE).referents == Referents()

@@ -120,7 +120,7 @@ def test_clean_questions_do_not_hand_over(message: str) -> None:
         ("no tengo internet", [Intent.SERVICE]),
         ("por qué me cortaron el internet", [Intent.SERVICE]),
         ("quiero cancelar mi plan", [Intent.UNSUPPORTED]),
-        ("ya hice un pago móvil, referencia 123456, por 46,40", [Intent.UNSUPPORTED]),
+        ("ya hice un pago móvil, referencia 123456, por 46,40", [Intent.PAYMENT_REPORT]),
         ("¿cuánto tengo vencido en total?", [Intent.BALANCE]),
         ("now that my service is cancelled, do I still owe anything?", [Intent.BALANCE]),
         ("cuanto debo y como pago", [Intent.BALANCE, Intent.POLICY]),

@@ -31,7 +31,7 @@ class SharedClock:
 
 
 class Echo:
-    def handle(self, phone: str, message: str) -> TurnResult:
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> TurnResult:
         return TurnResult(Action.REPLY, f"re: {message}", (), ())
 
 

@@ -86,7 +86,7 @@ def test_metrics_count_deliveries_turns_and_sends_without_personal_data(
 
 def test_metrics_show_a_failed_send_and_a_failed_turn(run_service: RunService) -> None:
     class Exploding:
-        def handle(self, phone: str, message: str) -> object:
+        def handle(self, phone: str, message: str, *, message_id: str | None = None) -> object:
             raise RuntimeError("narrator crashed")
 
     def factory(tenant: TenantChannel, store: SqlConversationStore) -> TurnHandler:

@@ -70,7 +70,7 @@ class TestSending:
 
 
 class Exploding:
-    def handle(self, phone: str, message: str) -> object:
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> object:
         raise RuntimeError("narrator crashed")
 
 

@@ -245,9 +245,11 @@ class TestMessages:
             def __init__(self, inner: TurnHandler) -> None:
                 self.inner = inner
 
-            def handle(self, phone: str, message: str) -> TurnResult:
+            def handle(
+                self, phone: str, message: str, *, message_id: str | None = None
+            ) -> TurnResult:
                 assert gate.wait(timeout=10), "the webhook never answered"
-                return self.inner.handle(phone, message)
+                return self.inner.handle(phone, message, message_id=message_id)
 
         with run_service(factory=lambda tenant, store: Held(factory(tenant, store))) as harness:
             response = harness.post(delivery(text_message(MARIA_PHONE, "¿Cuál es mi saldo?")))

@@ -109,3 +109,13 @@ def test_another_accounts_report_is_reported_as_missing(sim: Sim, caps: Capabili
     other = str(sim.sample("ves")["account_number"])
     result = caps.payment_report_status(other, mine["report_id"])
     assert (result.ok, result.should_escalate, result.data) == (False, False, None)
+
+
+def test_the_latest_report_is_the_newest(sim: Sim, caps: Capabilities) -> None:
+    for key, reference in (("wamid-000000003", "0045127"), ("wamid-000000004", "0045128")):
+        paid = ReportedPayment("pago_movil", Decimal("10.00"), "VES", reference, date(2026, 11, 9))
+        caps.report_payment(account(sim), paid, idempotency_key=key)
+    latest = caps.latest_payment_report(account(sim))
+    assert latest.data is not None and latest.evidence_text is not None
+    assert latest.data["report"]["reference"] == "0045128"
+    assert "reference 0045128" in latest.evidence_text

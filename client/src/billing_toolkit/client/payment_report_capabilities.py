@@ -5,8 +5,8 @@ its figure in bolívares computed here with the contract's rounding (`exchange_r
 conversion`: VES = USD × rate, half-up to the cent), so the narrator quotes a number the
 evidence states instead of multiplying on its own. `report_payment` records a payment
 report and says it is pending: the evidence never states a new balance, because nothing
-is booked until the billing team verifies it. `payment_report_status` answers from the
-report's own status. The flows follow `capability_flows` (generators over client calls),
+is booked until the billing team verifies it. `payment_report_status` and
+`latest_payment_report` answer from the report's own status. The flows follow `capability_flows` (generators over client calls),
 and `PaymentReportMethods` is mixed into `CapabilityMethods`.
 """
 
@@ -36,6 +36,8 @@ def usd_to_ves(usd: Decimal, rate: Decimal) -> Decimal:
 
 
 def rate_evidence(rate: ExchangeRate) -> str:
+    """The rate as the API gives it, and as a Venezuelan reply writes it (a decimal comma):
+    a rate has four decimals, so it is no amount and a reply can only quote its literal."""
     carried = (
         f"no rate was published for {day(rate.date)}; this is the last published rate, "
         f"of {day(rate.effective_date)}"
@@ -44,7 +46,8 @@ def rate_evidence(rate: ExchangeRate) -> str:
     )
     return (
         f"Official exchange rate for {day(rate.date)}: VES {rate.rate} per USD 1.00 "
-        f"(source {rate.source}, {carried}, published {instant(rate.published_at)})."
+        f"(in es-VE notation {rate.rate.replace('.', ',')} per dollar; source {rate.source}, "
+        f"{carried}, published {instant(rate.published_at)})."
     )
 
 
@@ -128,6 +131,19 @@ def _report_status(account_number: str, report_id: str) -> CapabilityFlow:
     )
 
 
+def _latest_report(account_number: str) -> CapabilityFlow:
+    """The account's newest report (the list is newest first), or none on record."""
+    page = yield lambda c: c.list_payment_reports(account_number, limit=1)
+    if not page.data:
+        text = f"Account {account_number} has no payment reports on record."
+        return ToolResult(
+            "latest_payment_report", True, text, {"account_number": account_number, "report": None}
+        )
+    report = page.data[0]
+    data = {"account_number": account_number, "report": report.model_dump(mode="json")}
+    return ToolResult("latest_payment_report", True, report_evidence(report), data)
+
+
 class PaymentReportMethods(ABC, Generic[R]):
     """The rate and payment-report capabilities; the class they are mixed into runs them."""
 
@@ -152,3 +168,9 @@ class PaymentReportMethods(ABC, Generic[R]):
         flow = _report_status(account_number, report_id)
         subject = f"payment report {report_id} on account {account_number}"
         return self._run(guarded("payment_report_status", subject, flow))
+
+    def latest_payment_report(self, account_number: str) -> R:
+        """The account's newest payment report ("¿ya verificaron mi pago?" names none)."""
+        flow = _latest_report(account_number)
+        subject = f"customer with account {account_number}"
+        return self._run(guarded("latest_payment_report", subject, flow))

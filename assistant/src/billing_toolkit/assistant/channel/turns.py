@@ -28,7 +28,7 @@ IGNORED_KINDS = frozenset({"reaction"})
 class TurnHandler(Protocol):
     """`billing_toolkit.assistant.turn.pipeline.AssistantPipeline` satisfies it."""
 
-    def handle(self, phone: str, message: str) -> TurnResult: ...
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> TurnResult: ...
 
 
 PipelineFactory = Callable[[TenantChannel, SqlConversationStore], TurnHandler]
@@ -62,7 +62,9 @@ class TurnRunner:
     def replies(self, message: InboundRecord) -> TurnOutcome:
         """The texts to send for `message` (none when the bot stays silent)."""
         if message.kind == TEXT:
-            result = self._pipeline(message.tenant).handle(message.phone, message.text or "")
+            result = self._pipeline(message.tenant).handle(
+                message.phone, message.text or "", message_id=message.message_id
+            )
             silent = result.action is Action.SILENT or not result.reply
             reason = result.escalation.reason.value if result.escalation else ""
             return TurnOutcome([] if silent else [str(result.reply)], result.action.value, reason)

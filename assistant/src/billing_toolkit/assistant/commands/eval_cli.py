@@ -42,6 +42,7 @@ from billing_toolkit.assistant.runtime import (
     open_assistant,
     open_retriever_for,
 )
+from billing_toolkit.assistant.turn.pipeline import PipelineSettings
 from billing_toolkit.assistant.turn.ports import Retriever
 from billing_toolkit.assistant.understanding.models import (
     INTENT_MODELS,
@@ -93,7 +94,13 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
     narrator = build_narrator(args.narrator)
     with local_simulator_of(args) as simulator:
         tenant = simulator.tenant(args.tenant)
-        config = replace(_config(args), base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
+        # The turns count days ("hoy", today's rate) on the simulator's test clock.
+        config = replace(
+            _config(args),
+            base_url=LOCAL_BASE_URL,
+            api_key=tenant["api_key"],
+            settings=PipelineSettings(clock=simulator.control.clock.now),
+        )
         with (
             httpx.Client(
                 transport=simulator.transport,
@@ -118,6 +125,7 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
                 simulator.control.faults,
                 retriever,
                 load_operator_profile().quotable_identifiers,
+                test_clock=simulator.control.clock,
             )
             resolved = runner.resolve(scenarios)
             report = runner.run(resolved, narrator)

@@ -345,3 +345,21 @@ class FaultyNarrator:
     def narrate(self, request: NarrationRequest) -> Narration:
         narration, self.last_injection = corrupt(self._inner.narrate(request), self.fault, request)
         return narration
+
+
+class FaultProbe:
+    """Wraps a narrator and notes which kinds of fault each of its replies offers something to
+    corrupt, changing nothing: `SuiteRunner.run_faults` runs a conversation again only for the
+    kinds its replies offer (`corrupt` is a pure function of the narration and its request)."""
+
+    def __init__(self, inner: Narrator, kinds: Sequence[NarrationFault]) -> None:
+        self._inner = inner
+        self._kinds = tuple(kinds)
+        self.offered: set[NarrationFault] = set()
+
+    def narrate(self, request: NarrationRequest) -> Narration:
+        narration = self._inner.narrate(request)
+        self.offered.update(
+            kind for kind in self._kinds if corrupt(narration, kind, request)[1].applied
+        )
+        return narration

@@ -76,6 +76,14 @@ class SystemOfRecord:
             payments=self._pages(f"{base}/payments"),
         )
 
+    def payment_reports(self, account_number: str) -> tuple[dict[str, Any], ...]:
+        """The account's payment reports as they are now (not cached: a turn files them)."""
+        return self._pages(f"/v1/customers/{account_number}/payment-reports")
+
+    def exchange_rate(self, day: str) -> dict[str, Any] | None:
+        """The official rate of an ISO day, or None when none is published for it."""
+        return self._get(f"/v1/exchange-rates/{day}")
+
     def invoice(self, invoice_number: str) -> dict[str, Any] | None:
         return self._get(f"/v1/invoices/{invoice_number}")
 

@@ -8,24 +8,39 @@ roles, and a switch for the simulator's fault rules.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from billing_toolkit.assistant.evaluation.dataset import DatasetRoles, ResolvedScenario
-from billing_toolkit.assistant.evaluation.narration_faults import FaultyNarrator, NarrationFault
+from billing_toolkit.assistant.evaluation.narration_faults import (
+    FaultProbe,
+    FaultyNarrator,
+    NarrationFault,
+)
 from billing_toolkit.assistant.evaluation.scenarios import (
     ExpectedTurn,
     IdentifierExpectation,
     Scenario,
 )
-from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
+from billing_toolkit.assistant.evaluation.truth import (
+    NO_FACTS,
+    Facts,
+    rate_facts,
+    record_facts,
+    text_facts,
+    wrong_items,
+)
 from billing_toolkit.assistant.narrator import Narrator, TemplateNarrator
 from billing_toolkit.assistant.runtime import Assistant
+from billing_toolkit.assistant.text.dates import find_dates
 from billing_toolkit.assistant.text.identifiers import Identifier, find_identifiers
 from billing_toolkit.assistant.turn.ports import RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import TurnResult
+from billing_toolkit.assistant.understanding.payment_report_reading import last_such_day
 from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
 OpenAssistant = Callable[[Narrator, Retriever], Assistant]
@@ -36,7 +51,21 @@ class FaultSwitch(Protocol):
 
     def add(self, kind: str, operation: str | None = None, **fields: Any) -> Any: ...
 
-    def clear(self) -> None: ...
+    def load_scenario(self, scenario: str) -> Any:
+        """A fault scenario as YAML text; its `report_outcomes` force report verdicts."""
+        ...
+
+    def clear(self) -> None:
+        """Every rule and forced report outcome goes."""
+        ...
+
+
+class TestClock(Protocol):
+    """The simulator's business test clock (its in-process control handle has this shape)."""
+
+    def now(self) -> datetime: ...
+
+    def advance(self, *, minutes: float = 0) -> Any: ...
 
 
 class ChunkLog:
@@ -146,8 +175,10 @@ class SuiteRunner:
         retriever: Retriever,
         quotable_identifiers: Sequence[str],
         clock: Callable[[], float] = time.perf_counter,
+        test_clock: TestClock | None = None,
     ) -> None:
         self.roles = roles
+        self._test_clock = test_clock
         self._open = open_assistant
         self._faults = faults
         self._chunks = ChunkLog(retriever)
@@ -175,12 +206,20 @@ class SuiteRunner:
         scenarios: Sequence[ResolvedScenario],
         kinds: Sequence[NarrationFault] = tuple(NarrationFault),
     ) -> list[FaultOutcome]:
-        """Every conversation again per fault kind, the template narrator's replies corrupted."""
+        """Every conversation again per fault kind, the template narrator's replies corrupted.
+
+        A conversation is run again only for the kinds one of its replies offers something to
+        corrupt (a probe pass notes them): the template narrator and the pipeline are
+        deterministic, so a conversation whose replies offer a kind nothing runs, under that
+        kind, exactly as it ran clean and injects nothing — skipping it changes no count."""
+        offered = [self._offered(scenario, kinds) for scenario in scenarios]
         outcomes = []
         for kind in kinds:
             faulty = FaultyNarrator(TemplateNarrator(), kind)
             injected, caught, slipped = 0, 0, []
-            for scenario in scenarios:
+            for scenario in (
+                s for s, kinds_offered in zip(scenarios, offered) if kind in kinds_offered
+            ):
                 for index, (_, _, result, _) in enumerate(self._converse(scenario, faulty)):
                     injection = faulty.last_injection
                     if injection is None or not injection.applied:
@@ -196,6 +235,14 @@ class SuiteRunner:
             outcomes.append(FaultOutcome(kind, injected, caught, tuple(slipped)))
         return outcomes
 
+    def _offered(
+        self, scenario: ResolvedScenario, kinds: Sequence[NarrationFault]
+    ) -> set[NarrationFault]:
+        probe = FaultProbe(TemplateNarrator(), kinds)
+        for _ in self._converse(scenario, probe):
+            pass
+        return probe.offered
+
     def _converse(
         self, scenario: ResolvedScenario, narrator: Narrator
     ) -> Iterator[tuple[ExpectedTurn, str, TurnResult, float]]:
@@ -205,16 +252,43 @@ class SuiteRunner:
             fault = scenario.scenario.fault
             if fault is not None:
                 self._faults.add(**fault)
+            outcomes = scenario.scenario.report_outcomes
+            if outcomes:
+                tenant = str(self.roles.info["tenant_id"])
+                forced = [{"tenant": tenant, **outcome} for outcome in outcomes]
+                self._faults.load_scenario(json.dumps({"report_outcomes": forced}))
             try:
                 for turn, message in zip(scenario.scenario.turns, scenario.messages, strict=True):
                     if isinstance(narrator, FaultyNarrator):
                         narrator.last_injection = None
+                    if turn.advance_minutes and self._test_clock is not None:
+                        self._test_clock.advance(minutes=turn.advance_minutes)
                     started = self._clock()
-                    result = assistant.pipeline.handle(scenario.phone, message)
+                    result = assistant.pipeline.handle(
+                        scenario.phone, message, message_id=turn.message_id
+                    )
                     yield turn, message, result, (self._clock() - started) * 1000.0
             finally:
-                if fault is not None:
+                if fault is not None or outcomes:
                     self._faults.clear()
+
+    def _turn_facts(self, scenario: ResolvedScenario, message: str) -> Facts:
+        """The subject's payment reports after the turn, and the rates of today and of the
+        days the message names (`rate_facts`); none without a test clock to say today, nor
+        while the scenario's fault rule would answer the judge's own reads."""
+        if self._test_clock is None or scenario.scenario.fault is not None:
+            return NO_FACTS
+        today = self._test_clock.now().date()
+        named = [
+            m.value or (last_such_day(m.month_day, today) if m.month_day else None)
+            for m in find_dates(message, day_first=True)
+        ]
+        days = {today, *(d for d in named if d is not None)}
+        record = self.roles.record
+        rates = [r for d in sorted(days) if (r := record.exchange_rate(d.isoformat())) is not None]
+        subject = scenario.subject
+        reports = record.payment_reports(subject.account_number) if subject else ()
+        return rate_facts(subject, reports, rates)
 
     def _judge(
         self,
@@ -229,7 +303,8 @@ class SuiteRunner:
         cited = text_facts(
             [self._chunks.texts[c] for c in result.citations if c in self._chunks.texts]
         )
-        wrong = wrong_items(reply, facts | cited, message) if reply else []
+        wrong = wrong_items(reply, facts | cited | self._turn_facts(scenario, message), message)
+        wrong = wrong if reply else []
         hit, wrong_id, id_failures = _identifier_checks(turn, message, reply)
         return TurnOutcome(
             scenario.scenario.id,

@@ -45,6 +45,10 @@ class ExpectedTurn:
     """The route(s) the turn must take, in order (`balance`, `balance+policy`); () = any. A
     reply can be right for the wrong reason — a balance question answered with the greeting
     is still a "reply" — so scenarios about understanding name the route."""
+    message_id: str | None = None
+    """WhatsApp's id of the message: the same id twice is a redelivered webhook."""
+    advance_minutes: float = 0.0
+    """Move the simulator's test clock this far before the turn (a report's verification)."""
 
     @property
     def placeholders(self) -> list[str]:
@@ -58,6 +62,9 @@ class Scenario:
     turns: tuple[ExpectedTurn, ...]
     verifies_as: str | None = None
     fault: dict[str, Any] | None = None
+    report_outcomes: tuple[dict[str, str], ...] = ()
+    """Verdicts the simulator gives payment reports of these references (`{reference,
+    outcome, reason}`), whatever its seeded bank statement says."""
 
 
 def _turn(raw: Any, where: str) -> ExpectedTurn:
@@ -84,7 +91,21 @@ def _turn(raw: Any, where: str) -> ExpectedTurn:
         identifier,
         bool(raw.get("cites", False)),
         _intents(raw.get("intent"), where),
+        _text_or_none(raw.get("message_id"), where),
+        _minutes(raw.get("advance_minutes", 0), where),
     )
+
+
+def _text_or_none(raw: Any, where: str) -> str | None:
+    if raw is None or isinstance(raw, str):
+        return raw
+    raise ScenarioError(f"{where}: `message_id` must be text")
+
+
+def _minutes(raw: Any, where: str) -> float:
+    if isinstance(raw, int | float) and not isinstance(raw, bool) and 0 <= raw <= 60 * 24 * 31:
+        return float(raw)
+    raise ScenarioError(f"{where}: `advance_minutes` must be a number of minutes, 0 to 44640")
 
 
 def _intents(raw: Any, where: str) -> tuple[str, ...]:
@@ -111,12 +132,18 @@ def _scenario(raw: Any, index: int) -> Scenario:
     fault = raw.get("fault")
     if fault is not None and (not isinstance(fault, dict) or "kind" not in fault):
         raise ScenarioError(f"{where}: `fault` must be a rule with a `kind`")
+    outcomes = raw.get("report_outcomes", [])
+    if not isinstance(outcomes, list) or not all(
+        isinstance(o, dict) and isinstance(o.get("reference"), str) for o in outcomes
+    ):
+        raise ScenarioError(f"{where}: `report_outcomes` must list {{reference: text, outcome}}")
     return Scenario(
         raw["id"],
         raw["customer"],
         tuple(_turn(t, f"{where} turn {n + 1}") for n, t in enumerate(turns)),
         raw.get("verifies_as"),
         fault,
+        tuple({str(k): str(v) for k, v in o.items()} for o in outcomes),
     )
 
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from billing_toolkit.assistant.evaluation.record import CustomerRecord
@@ -102,31 +102,55 @@ def _overdue_late_fees(record: CustomerRecord) -> Decimal:
     )
 
 
-def record_facts(record: CustomerRecord | None) -> Facts:
-    """Every identifier, money value and date in the customer's record."""
-    if record is None:
-        return NO_FACTS
-    leaves = list(
-        _leaves(
-            [
-                record.customer,
-                record.balance,
-                record.subscription,
-                list(record.invoices),
-                list(record.payments),
-            ]
-        )
-    )
+def _resource_facts(resources: Any) -> Facts:
+    """Every identifier, wire amount and ISO date in API resources (JSON)."""
+    leaves = list(_leaves(resources))
     identifiers = {i.key for leaf in leaves for i in find_identifiers(leaf)}
     amounts = {value for leaf in leaves if (value := wire_amount(leaf)) is not None}
     dates = {
         date(int(m[1]), int(m[2]), int(m[3])) for leaf in leaves if (m := _ISO_DATE.match(leaf))
     }
-    return Facts(
-        frozenset(identifiers),
-        frozenset(amounts | _invoice_differences(record) | {_overdue_late_fees(record)}),
-        frozenset(dates),
+    return Facts(frozenset(identifiers), frozenset(amounts), frozenset(dates))
+
+
+def record_facts(record: CustomerRecord | None) -> Facts:
+    """Every identifier, money value and date in the customer's record."""
+    if record is None:
+        return NO_FACTS
+    facts = _resource_facts(
+        [
+            record.customer,
+            record.balance,
+            record.subscription,
+            list(record.invoices),
+            list(record.payments),
+        ]
     )
+    derived = _invoice_differences(record) | {_overdue_late_fees(record)}
+    return facts | Facts(frozenset(), frozenset(derived), frozenset())
+
+
+CENT = Decimal("0.01")
+
+
+def rate_facts(
+    record: CustomerRecord | None,
+    reports: Sequence[dict[str, Any]],
+    rates: Sequence[dict[str, Any]],
+) -> Facts:
+    """What a turn about the rate or a payment report may state besides the record: the
+    account's payment reports as they are after the turn, each rate's day and the day it
+    was published for, and the record's amount due in USD converted at each rate (VES =
+    USD × rate, half-up to the cent — the contract's rule, computed here, not by the client).
+    A rate has four decimals, so it is no amount: the judge reads its days only."""
+    facts = _resource_facts(
+        [list(reports), [{"d": r["date"], "e": r["effective_date"]} for r in rates]]
+    )
+    if record is None or record.balance.get("currency") != "USD":
+        return facts
+    due = Decimal(str(record.balance["amount_due"]))
+    converted = {(due * Decimal(r["rate"])).quantize(CENT, rounding=ROUND_HALF_UP) for r in rates}
+    return facts | Facts(frozenset(), frozenset(converted), frozenset())
 
 
 def _amounts(

@@ -20,6 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from billing_toolkit.assistant.knowledge.banks import bank_named
 from billing_toolkit.assistant.narrator.base import (
     EvidenceChunk,
     Narration,
@@ -310,6 +311,143 @@ def _bill_change(w: _Writer, data: Data) -> str:
     )
 
 
+def _rate_figure(w: _Writer, rate: str) -> str:
+    """The rate as the evidence spells it for the subscriber (a decimal comma in Spanish),
+    with no currency beside it: four decimals make it a rate, not an amount."""
+    return rate.replace(".", ",") if w.language is Language.SPANISH else rate
+
+
+def _exchange_rate(w: _Writer, data: Data) -> str:
+    """The rate of the day asked and, when it was not published that day, the day it is
+    from; with an amount, that amount at the rate (computed by the capability)."""
+    rate, source = _rate_figure(w, data["rate"]), data["source"]
+    if data["carried_over"]:
+        text = w.t(
+            f"El {w.day(data['date'])} no hubo publicación de tasa; rige la última publicada, "
+            f"la del {w.day(data['effective_date'])}: {rate} por dólar, en bolívares "
+            f"(fuente: {source}).",
+            f"No rate was published for {w.day(data['date'])}; the last published rate "
+            f"applies, that of {w.day(data['effective_date'])}: {rate} per dollar, in bolívars "
+            f"(source: {source}).",
+        )
+    else:
+        text = w.t(
+            f"La tasa oficial del {w.day(data['date'])} es de {rate} por dólar, en bolívares "
+            f"(fuente: {source}).",
+            f"The official rate for {w.day(data['date'])} is {rate} per dollar, in bolívars "
+            f"(source: {source}).",
+        )
+    if data.get("ves_amount") is None:
+        return text
+    usd, ves = w.money(data["usd_amount"], "USD"), w.money(data["ves_amount"], "VES")
+    return text + w.t(f" A esa tasa, {usd} son {ves}.", f" At that rate, {usd} is {ves}.")
+
+
+def _amount_due(w: _Writer, data: Data) -> str:
+    """The amount due alone: the rate's part says what it is in bolívares."""
+    return w.t(
+        f"Tu cuenta {data['account_number']} tiene por pagar "
+        f"{w.money(data['amount_due'], data['currency'])}.",
+        f"Account {data['account_number']} has {w.money(data['amount_due'], data['currency'])} "
+        "due.",
+    )
+
+
+_REPORT_METHOD = {
+    "pago_movil": ("Pago Móvil", "Pago Móvil"),
+    "bank_transfer": ("transferencia", "bank transfer"),
+    "zelle": ("Zelle", "Zelle"),
+}
+_REJECTION = {
+    "reference_not_found": (
+        "esa referencia no aparece en el estado de cuenta del banco",
+        "that reference does not appear on the bank statement",
+    ),
+    "amount_mismatch": (
+        "el monto no coincide con el que muestra el banco para esa referencia",
+        "the amount does not match what the bank shows for that reference",
+    ),
+    "duplicate_reference": (
+        "esa referencia ya había sido reportada antes",
+        "that reference had already been reported",
+    ),
+    "currency_not_allowed": (
+        (
+            "ese método de pago no se recibe en esa moneda (Zelle es solo en dólares; Pago Móvil "
+            "y transferencia, en bolívares)"
+        ),
+        (
+            "that payment method is not taken in that currency (Zelle is in dollars only; Pago "
+            "Móvil and bank transfers in bolívares)"
+        ),
+    ),
+}
+
+
+def _report_said(w: _Writer, report: Data) -> str:
+    """The report as recorded: method, amount, reference, bank and day paid."""
+    bank = bank_named(report["bank"]) if report.get("bank") else None
+    at = f", {bank.name}" if bank else ""
+    return (
+        f"{report['report_id']} ({w.label(_REPORT_METHOD, report['method'])} "
+        f"{w.money(report['amount'], report['currency'])}, "
+        f"{w.t('referencia', 'reference')} {report['reference']}{at}, "
+        f"{w.t('del', 'of')} {w.day(report['payment_date'])})"
+    )
+
+
+def _report_status(w: _Writer, report: Data) -> str:
+    """A report's status in plain words; never a balance (none changes while pending, and a
+    verified report's effect on the balance is the balance question's to answer). The
+    payment a verified report became is named in a sentence of its own: a figure in a
+    sentence naming the payment is read as the payment's."""
+    said = _report_said(w, report)
+    if report["status"] == "verified":
+        return w.t(
+            f"Tu reporte de pago {said} fue verificado. Quedó registrado como el pago "
+            f"{report['payment_id']}.",
+            f"Your payment report {said} was verified. It was recorded as payment "
+            f"{report['payment_id']}.",
+        )
+    if report["status"] == "rejected":
+        reason = w.label(_REJECTION, report["rejection_reason"])
+        return w.t(
+            f"Tu reporte de pago {said} fue rechazado: {reason}. Si crees que es un error, "
+            "escríbenos y un asesor lo revisa.",
+            f"Your payment report {said} was rejected: {reason}. If you think this is a "
+            "mistake, write to us and an agent will look into it.",
+        )
+    return w.t(f"Tu reporte de pago {said} ", f"Your payment report {said} ") + _pending(w)
+
+
+def _pending(w: _Writer) -> str:
+    return w.t(
+        "está pendiente de verificación: el equipo de facturación lo compara con el estado de "
+        "cuenta del banco, y tu saldo no cambia mientras tanto.",
+        "is pending verification: the billing team checks it against the bank statement, and "
+        "your balance does not change in the meantime.",
+    )
+
+
+def _filed_report(w: _Writer, data: Data) -> str:
+    """The 201: the report as recorded, and its status (pending, as every new report is)."""
+    if data["status"] != "pending_verification":
+        return _report_status(w, data)
+    said = _report_said(w, data)
+    return w.t(
+        f"Registré tu reporte de pago {said}. Ahora ", f"I recorded your payment report {said}. It "
+    ) + _pending(w)
+
+
+def _latest_report(w: _Writer, data: Data) -> str:
+    if data["report"] is None:
+        return w.t(
+            "No encontré reportes de pago en tu cuenta.",
+            "I could not find any payment reports on your account.",
+        )
+    return _report_status(w, data["report"])
+
+
 _BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
     Intent.BALANCE: _balance,
     Intent.INVOICES: _invoices,
@@ -317,9 +455,16 @@ _BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
     Intent.LAST_PAYMENT: _last_payment,
     Intent.PLAN: _plan,
     Intent.BILL_CHANGE: _bill_change,
+    Intent.EXCHANGE_RATE: _exchange_rate,
+    Intent.DUE_IN_BOLIVARES: _amount_due,
+    Intent.PAYMENT_REPORT: _filed_report,
+    Intent.REPORT_STATUS: _latest_report,
 }
 
-_BY_CAPABILITY: dict[str, Callable[[_Writer, Data], str]] = {"arrears": _arrears}
+_BY_CAPABILITY: dict[str, Callable[[_Writer, Data], str]] = {
+    "arrears": _arrears,
+    "exchange_rate": _exchange_rate,
+}
 """Capabilities whose data has a shape of its own, whatever the intent."""
 
 

@@ -49,13 +49,35 @@ class Referents:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportDraft:
+    """A payment report being read over several turns: the fields said so far (as the
+    contract writes them: `amount` a decimal string, `payment_date` ISO), the field the
+    last turn asked for, and until when the next message may still complete it. After
+    `until` the draft is gone: a reference written an hour later is not silently joined to
+    an amount of before (bias: ask again rather than file a stale mix)."""
+
+    method: str | None = None
+    amount: str | None = None
+    currency: str | None = None
+    reference: str | None = None
+    bank: str | None = None
+    payment_date: str | None = None
+    asked: str | None = None
+    until: datetime | None = None
+
+    def live(self, now: datetime) -> bool:
+        return self.until is not None and now < self.until
+
+
+@dataclass(frozen=True, slots=True)
 class Conversation:
     """What the assistant remembers between turns.
 
     `verified_account` is set when a phone the billing system does not know proved its
     identity with an account number or cédula; `pending_question` is the question asked
     before that proof, answered once it arrives; `language` is the last one the subscriber
-    wrote in; `referents` is what the last reply showed, for "esa" / "that one".
+    wrote in; `referents` is what the last reply showed, for "esa" / "that one";
+    `report_draft` is a payment report still missing a field (`turn/payment_reports.py`).
     """
 
     tenant: str
@@ -67,6 +89,7 @@ class Conversation:
     agent_id: str | None = None
     updated_at: datetime | None = None
     referents: Referents = field(default_factory=Referents)
+    report_draft: ReportDraft | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+from billing_toolkit.assistant.store.added_column import ensure_text_column
 from billing_toolkit.assistant.store.model import Referent, Referents
 
 COLUMN = "referents"
@@ -39,9 +40,4 @@ def decode(text: str | None) -> Referents:
 def ensure_column(connection: Any, dialect: str) -> None:
     """Add the column to a `conversations` table created without it (run in the schema
     transaction, after CREATE TABLE)."""
-    if dialect == "postgresql":
-        connection.execute(f"ALTER TABLE conversations ADD COLUMN IF NOT EXISTS {COLUMN} TEXT")
-        return
-    columns = {row[1] for row in connection.execute("PRAGMA table_info(conversations)")}
-    if COLUMN not in columns:
-        connection.execute(f"ALTER TABLE conversations ADD COLUMN {COLUMN} TEXT")
+    ensure_text_column(connection, dialect, COLUMN)

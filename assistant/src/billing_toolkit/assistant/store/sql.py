@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from billing_toolkit.assistant.store import referent_column
+from billing_toolkit.assistant.store import referent_column, report_draft_column
 from billing_toolkit.assistant.store.coordination import SqlCoordination
 from billing_toolkit.assistant.store.message_log import SqlMessageLog
 from billing_toolkit.assistant.store.model import (
@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS conversations (
     agent_id TEXT,
     updated_at TEXT NOT NULL,
     referents TEXT,
+    report_draft TEXT,
     PRIMARY KEY (tenant, phone)
 )"""
 _ESCALATIONS = """
@@ -65,15 +66,17 @@ CREATE TABLE IF NOT EXISTS escalations (
 _INDEX = "CREATE INDEX IF NOT EXISTS escalations_by_conversation ON escalations (tenant, phone, id)"
 _COLUMNS = (
     "tenant, phone, state, verified_account, pending_question, language, agent_id, updated_at, "
-    "referents"
+    "referents, report_draft"
 )
 _UPSERT = f"""
-INSERT INTO conversations ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO conversations ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (tenant, phone) DO UPDATE SET
     state = excluded.state, verified_account = excluded.verified_account,
     pending_question = excluded.pending_question, language = excluded.language,
     agent_id = excluded.agent_id, updated_at = excluded.updated_at,
-    referents = excluded.referents"""
+    referents = excluded.referents, report_draft = excluded.report_draft"""
+_WIDTH = len(_COLUMNS.split(", "))
+"""How many columns a conversation row has (an escalation's follow it in a join)."""
 _SELECT = f"SELECT {_COLUMNS} FROM conversations WHERE tenant = ? AND phone = ?"
 _INSERT_ESCALATION = """
 INSERT INTO escalations (tenant, phone, reason, summary_es, summary_en, context, created_at)
@@ -186,6 +189,7 @@ class SqlConversationStore:
             ):
                 connection.execute(statement)
             referent_column.ensure_column(connection, dialect.name)
+            report_draft_column.ensure_column(connection, dialect.name)
         self.coordination = SqlCoordination(connection, dialect, self._lock, self._now)
         """Conversation leases and the turn trace: one replica at a time per conversation."""
         self.messages = SqlMessageLog(connection, dialect, self._lock, self._now)
@@ -228,6 +232,7 @@ class SqlConversationStore:
                 stored.agent_id,
                 now.isoformat(),
                 referent_column.encode(stored.referents),
+                report_draft_column.encode(stored.report_draft),
             ),
         )
         return stored
@@ -317,7 +322,8 @@ class SqlConversationStore:
         changed first (the one waiting longest heads the agents' queue)."""
         return [
             WaitingConversation(
-                _conversation(row[:9]), _escalation(row[9:]) if row[9] is not None else None
+                _conversation(row[:_WIDTH]),
+                _escalation(row[_WIDTH:]) if row[_WIDTH] is not None else None,
             )
             for row in self._fetchall(_SELECT_IN_STATE, (tenant, state.value))
         ]
@@ -347,6 +353,7 @@ def _conversation(row: Any) -> Conversation:
         agent_id=row[6],
         updated_at=datetime.fromisoformat(row[7]),
         referents=referent_column.decode(row[8]),
+        report_draft=report_draft_column.decode(row[9]),
     )
 
 

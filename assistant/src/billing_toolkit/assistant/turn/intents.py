@@ -5,9 +5,13 @@ templates); keyword rules stay only as high-precision overrides, tried first:
 
 0. an action named only to be denied ("no quiero darme de baja, solo…") is dropped first;
 1. an action the bot cannot perform, said in so many words ("quiero cambiar mi plan",
-   "cancel my service", "reportar un pago", an invoice as PDF, data usage) → UNSUPPORTED
-   (escalated CAPABILITY_MISSING with what they want);
-2. questions that sound like one but are answered (`_answerable`): a plan's price → the
+   "cancel my service", an invoice as PDF, data usage) → UNSUPPORTED (escalated
+   CAPABILITY_MISSING with what they want); "reportar un pago" → PAYMENT_REPORT, which the
+   turn reads into a report and files (`turn/payment_reports.py`);
+2. questions that sound like one but are answered (`_answerable`): what became of a payment
+   report → REPORT_STATUS, their amount due in bolívares → DUE_IN_BOLIVARES, today's rate →
+   EXCHANGE_RATE (`understanding/rate_questions.py`; *which* rate is used stays a policy
+   question), a plan's price → the
    knowledge base, a scheduled plan change → PLAN, the subscriber's own arrears → `arrears`,
    the days left to pay → `balance` (its next due date and the days to it);
 3. an invoice number in the message → INVOICE (the number is a hard constraint), or
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from billing_toolkit.assistant.text.folding import fold
@@ -50,7 +54,12 @@ from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
 from billing_toolkit.assistant.understanding.periods import period_asked
+from billing_toolkit.assistant.understanding.rate_questions import (
+    asks_due_in_bolivares,
+    asks_todays_rate,
+)
 from billing_toolkit.assistant.understanding.referring import Pointer, names_invoice, pointer_in
+from billing_toolkit.assistant.understanding.report_status_questions import asks_report_status
 from billing_toolkit.assistant.understanding.segments import split_clauses
 from billing_toolkit.assistant.vocabulary.intents import Intent
 
@@ -68,6 +77,9 @@ PERSONAL_INTENTS = frozenset(
         Intent.PLAN,
         Intent.BILL_CHANGE,
         Intent.SERVICE,
+        Intent.DUE_IN_BOLIVARES,
+        Intent.PAYMENT_REPORT,
+        Intent.REPORT_STATUS,
     }
 )
 """Intents answered from the subscriber's own record: only for a proven identity."""
@@ -101,8 +113,9 @@ class RoutedPart:
 _WANTS = {
     IntentLabel.CANCELLATION: ("cancel_service", "cancelar el servicio / cancel the service"),
     IntentLabel.PLAN_CHANGE: ("change_plan", "cambiar de plan / change plan"),
-    IntentLabel.PAYMENT_REPORT: ("record_payment", "reportar un pago / report a payment"),
 }
+REPORTING = Route(Intent.PAYMENT_REPORT, "report_payment", {}, "reports a payment")
+"""A payment reported (or one to report): read into a report by the turn."""
 _OTHER_ACTIONS = (
     (
         "usage",
@@ -205,7 +218,14 @@ def _answerable(text: str) -> Route | None:
     plan's price (the plans article, not a plan change), whether a plan change is in place
     (the subscription's scheduled change), the subscriber's own arrears ("cuánto es mi
     mora", computed by the `arrears` capability rather than quoted from the policy), the
-    days left to pay (computed into the balance's evidence)."""
+    days left to pay (computed into the balance's evidence); a payment report's status, the
+    amount due in bolívares and today's rate, from the billing API."""
+    if asks_report_status(text):
+        return Route(Intent.REPORT_STATUS, "latest_payment_report", {}, "report status")
+    if asks_due_in_bolivares(text):
+        return Route(Intent.DUE_IN_BOLIVARES, "exchange_rate", {}, "amount due in bolívares")
+    if asks_todays_rate(text):
+        return Route(Intent.EXCHANGE_RATE, "exchange_rate", {}, "today's rate")
     if _ARREARS.search(text) and not _HYPOTHETICAL.search(text):
         return Route(Intent.BALANCE, "arrears", {}, "arrears")
     if _DAYS_LEFT.search(text):
@@ -233,6 +253,8 @@ def _from_label(prediction: IntentPrediction, text: str) -> Route:
     label, cue = prediction.label, f"model:{prediction.label.value} p={prediction.confidence:.2f}"
     if prediction.confidence < MIN_CONFIDENCE:
         return Route(Intent.POLICY, None, {}, None)
+    if label is IntentLabel.PAYMENT_REPORT:
+        return replace(REPORTING, cue=cue)
     if label in _WANTS:
         return _unsupported(*_WANTS[label], cue)
     simple: dict[IntentLabel, tuple[Intent, str | None]] = {
@@ -278,6 +300,8 @@ def route(
     for label, pattern in ACTIONS:
         match = pattern.search(text)
         if match:
+            if label is IntentLabel.PAYMENT_REPORT:
+                return replace(REPORTING, cue=match[0])
             return _unsupported(*_WANTS[label], match[0])
     for capability, wants, pattern in _OTHER_ACTIONS:
         match = pattern.search(text)
@@ -396,6 +420,9 @@ _ANSWERABLE_TOGETHER = frozenset(
         Intent.UNSUPPORTED,
         Intent.INVOICE,
         Intent.OFF_TOPIC,
+        Intent.EXCHANGE_RATE,
+        Intent.DUE_IN_BOLIVARES,
+        Intent.REPORT_STATUS,
     }
 )
 

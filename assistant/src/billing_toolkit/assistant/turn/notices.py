@@ -46,6 +46,21 @@ _EMPTY: dict[str, tuple[str, str]] = {
         "No encontré dos facturas tuyas para comparar.",
         "I could not find two invoices of yours to compare.",
     ),
+    "exchange_rate": (
+        "No encontré una tasa publicada para esa fecha.",
+        "I could not find a published rate for that date.",
+    ),
+    "latest_payment_report": (
+        "No encontré reportes de pago en tu cuenta.",
+        "I could not find any payment reports on your account.",
+    ),
+    "report_payment": (
+        "No pude registrar el reporte con esos datos; revisa la fecha del pago y la referencia.",
+        (
+            "I could not record the report with those details; please check the payment date and "
+            "the reference."
+        ),
+    ),
 }
 _HANDOFF: dict[EscalationReason, tuple[str, str]] = {
     EscalationReason.USER_REQUEST: (

@@ -1,8 +1,8 @@
 """One assistant turn: a subscriber's message in; a grounded reply, silence, or an escalation out.
 
-    gate → language → person? → identifiers → intent → identity → claims → capability
-         → retrieval → no context? → narrator → humanizer → grounding → identifier guard
-         → promises → send
+    gate → language → person? → identifiers → intent (a payment report?) → identity → claims
+         → capability → retrieval → no context? → narrator → humanizer → grounding
+         → identifier guard → promises → send
 
 `AssistantPipeline` is the assistant of one tenant. Each `handle` runs one turn in a
 `_RunningTurn` (the turn's mutable state while its stages run, each method one stage) and
@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any, NoReturn
 
 from billing_toolkit.assistant.guards.forbidden_phrases import find_forbidden_phrases
@@ -34,7 +35,12 @@ from billing_toolkit.assistant.narrator import (
 )
 from billing_toolkit.assistant.retrieval.kinds import ChunkKind
 from billing_toolkit.assistant.retrieval.relevance import ContextFloor
-from billing_toolkit.assistant.store.model import ConversationStore, Referent, Referents
+from billing_toolkit.assistant.store.model import (
+    ConversationStore,
+    Referent,
+    Referents,
+    ReportDraft,
+)
 from billing_toolkit.assistant.text.dates import format_date
 from billing_toolkit.assistant.text.identifiers import (
     Identifier,
@@ -42,9 +48,9 @@ from billing_toolkit.assistant.text.identifiers import (
     find_identifiers,
     normalize_phone,
 )
-from billing_toolkit.assistant.text.language import detect_language
+from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.text.masking import mask_personal
-from billing_toolkit.assistant.turn import notices
+from billing_toolkit.assistant.turn import notices, payment_reports
 from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
 from billing_toolkit.assistant.turn.gate import pass_gate
 from billing_toolkit.assistant.turn.identity import (
@@ -55,6 +61,7 @@ from billing_toolkit.assistant.turn.identity import (
 )
 from billing_toolkit.assistant.turn.intents import (
     PERSONAL_INTENTS,
+    REPORTING,
     Route,
     RoutedPart,
     route_parts,
@@ -72,6 +79,10 @@ from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.complaint import is_complaint
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import ends_with
+from billing_toolkit.assistant.understanding.payment_report_reading import (
+    day_said,
+    read_payment_report,
+)
 from billing_toolkit.assistant.understanding.periods import PeriodAsked
 from billing_toolkit.assistant.understanding.person_request import asks_for_person, asks_for_sales
 from billing_toolkit.assistant.understanding.referring import Pointer
@@ -156,15 +167,17 @@ class AssistantPipeline:
         self.settings = settings or PipelineSettings()
         self.classifier = classifier or default_classifier()
 
-    def handle(self, phone: str, message: str) -> TurnResult:
-        """Run one turn for the subscriber writing from `phone`.
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> TurnResult:
+        """Run one turn for the subscriber writing from `phone`; `message_id` is WhatsApp's
+        id of the message, when the channel has one (a payment report it completes is filed
+        under a key derived from it, so a redelivery files nothing new).
 
         Raises ValueError when `phone` is not a phone number.
         """
         e164 = normalize_phone(phone)
         if e164 is None:
             raise ValueError(f"not a phone number (expected E.164, e.g. +584121234567): {phone!r}")
-        turn = _RunningTurn(self, e164, message)
+        turn = _RunningTurn(self, e164, message, message_id)
         try:
             result = turn.run()
         except _TurnOver as over:
@@ -183,10 +196,13 @@ class _RunningTurn:
     """One turn while it runs: its mutable state, each method one stage. What it leaves
     behind is a `TurnResult`."""
 
-    def __init__(self, pipeline: AssistantPipeline, phone: str, message: str) -> None:
+    def __init__(
+        self, pipeline: AssistantPipeline, phone: str, message: str, message_id: str | None
+    ) -> None:
         self.p = pipeline
         self.phone = phone
         self.message = message
+        self.message_id = message_id
         self.question = message
         self.trace = Trace()
         self.conversation = pipeline.store.get(pipeline.tenant, phone)
@@ -197,6 +213,8 @@ class _RunningTurn:
         self.capability: str | None = None
         self.wants: str | None = None
         self.now = pipeline.settings.clock()
+        self.draft: ReportDraft | None = None
+        """The payment report this turn reads (`_reporting`), if it is one."""
 
     # -- stages -------------------------------------------------------------------------
 
@@ -214,7 +232,9 @@ class _RunningTurn:
         parts = self._route(self.message)
         parts = self._identify(parts)
         parts = self._confirmation(parts)
-        self._check_claims()
+        if self.draft is None:
+            # A report's payer phone or reference is not a claim to be someone else.
+            self._check_claims()
         answers = [self._answer(part) for part in parts]
         return self._compose(parts, answers)
 
@@ -241,6 +261,7 @@ class _RunningTurn:
             classifier=self.p.classifier,
             pointing=bool(self.conversation.referents.live(self.now)),
         )
+        parts = self._reporting(parts)
         self.trace.record(
             "intent",
             "+".join(p.route.intent.value for p in parts),
@@ -248,6 +269,79 @@ class _RunningTurn:
             cue=[p.route.cue for p in parts],
         )
         return parts
+
+    def _reporting(self, parts: list[RoutedPart]) -> list[RoutedPart]:
+        """A payment being reported — routed as one, said in so many words (a reference with
+        a method or amount), or the answer to a question about a draft — is the whole turn;
+        a draft the message says nothing of is abandoned (`turn/payment_reports.py`)."""
+        stored = self.conversation.report_draft
+        live = stored if stored is not None and stored.live(self.now) else None
+        reading = read_payment_report(
+            self.message,
+            self._today(),
+            live.asked if live else None,
+            day_first=self._day_first(),
+        )
+        reporting = any(
+            p.route.intent is Intent.PAYMENT_REPORT for p in parts
+        ) or payment_reports.says_a_report(reading)
+        if live is not None and not reporting and not payment_reports.continues(live, reading):
+            self.trace.record("report_draft", "abandoned", asked=live.asked)
+            live = None
+        if stored is not None and live is None:
+            self.conversation = replace(self.conversation, report_draft=None)
+        if live is None and not reporting:
+            return parts
+        self.draft = payment_reports.merged(live, reading)
+        self.trace.record("report_draft", "continued" if live else "started")
+        return [RoutedPart(self.message, REPORTING)]
+
+    def _file_report(self) -> ToolResult:
+        """Ask for the next missing field, or file the complete report once (its key from
+        the message that completed it) and forget the draft."""
+        draft = self.draft or ReportDraft()
+        field_ = payment_reports.missing(draft)
+        self.trace.record("report_draft", f"asks {field_}" if field_ else "complete")
+        if field_ is not None:
+            self.conversation = replace(
+                self.conversation, report_draft=payment_reports.asking(draft, field_, self.now)
+            )
+            self._notice(payment_reports.question(field_, self.language))
+        self.conversation = replace(self.conversation, report_draft=None)
+        key = payment_reports.idempotency_key(self.p.tenant, self.phone, self.message_id, draft)
+        result = self._invoke(
+            "report_payment", paid=payment_reports.reported(draft), idempotency_key=key
+        )
+        if not result.ok:
+            self._notice(notices.nothing_on_record("report_payment", self.language))
+        return result
+
+    def _rate(self, on: date, usd_amount: Decimal | None = None) -> ToolResult:
+        result = self._use("exchange_rate", on, usd_amount)
+        if not result.ok:
+            self._notice(notices.nothing_on_record("exchange_rate", self.language))
+        return result
+
+    def _due_in_bolivares(self) -> list[ToolResult]:
+        """The amount due at the rate of the billing system's today (the balance's as-of
+        day). An account billed in bolívares already owes bolívares: its balance answers."""
+        balance = self._invoke("balance")
+        data = balance.data or {}
+        if not balance.ok or not data:
+            self._notice(notices.nothing_on_record("balance", self.language))
+        if data.get("currency") != "USD":
+            self.intent = Intent.BALANCE
+            return [balance]
+        on = _day(data["as_of"]) if data.get("as_of") else self._today()
+        return [balance, self._rate(on, Decimal(str(data["amount_due"])))]
+
+    def _day_first(self) -> bool:
+        """How the subscriber writes a numeric date: 09/11/2026 is 9 November in Spanish."""
+        return self.language is not Language.ENGLISH
+
+    def _today(self) -> date:
+        """The day of the pipeline's clock (UTC, as the billing API counts its days)."""
+        return self.now.astimezone(UTC).date()
 
     def _identify(self, parts: list[RoutedPart]) -> list[RoutedPart]:
         """Who is writing; returns the parts to answer (the pending question's, after proof).
@@ -400,6 +494,13 @@ class _RunningTurn:
             return self._bill_change_of(invoices)
         if answering.intent is Intent.SERVICE:
             return [r for r in (self._invoke("plan"), self._invoke("balance")) if r.ok]
+        if answering.intent is Intent.PAYMENT_REPORT:
+            return [self._file_report()]
+        if answering.intent is Intent.EXCHANGE_RATE:
+            asked = day_said(self.message, self._today(), day_first=self._day_first())
+            return [self._rate(asked or self._today())]
+        if answering.intent is Intent.DUE_IN_BOLIVARES:
+            return self._due_in_bolivares()
         result = self._invoke(answering.capability, **answering.params)
         if not result.ok:
             self._notice(notices.nothing_on_record(answering.capability, self.language))
@@ -543,12 +644,18 @@ class _RunningTurn:
         return requested
 
     def _invoke(self, capability: str, **params: Any) -> ToolResult:
+        """A capability about the subscriber's own account."""
+        return self._use(capability, str(self._customer().get("account_number")), **params)
+
+    def _use(self, capability: str, *args: Any, **params: Any) -> ToolResult:
+        """Call a capability: a missing one hands over CAPABILITY_MISSING, an outage
+        TOOL_ERROR."""
         method: Callable[..., ToolResult] | None = getattr(self.p.capabilities, capability, None)
         self.capability = capability
         if not callable(method):
             self.trace.record("capability", "missing", capability=capability)
             self._escalate(EscalationReason.CAPABILITY_MISSING)
-        result: ToolResult = method(str(self._customer().get("account_number")), **params)
+        result: ToolResult = method(*args, **params)
         outcome = "ok" if result.ok else "outage" if result.should_escalate else "not_found"
         self.trace.record("capability", outcome, capability=capability, error=result.error)
         if result.should_escalate:

@@ -16,7 +16,12 @@ narrator reads its `data` shapes):
   Plan | None}`; `arrears` → `{"overdue_amount", "late_fees", "days_overdue",
   "oldest_due_date", "overdue_invoices", …}` (computed figures; `balance` adds
   `days_until_due`); `bill_change` → `{"latest": Invoice, "previous": Invoice | None,
-  "total_difference", "appeared", "disappeared", "changed"}`;
+  "total_difference", "appeared", "disappeared", "changed"}`; `exchange_rate(on, usd_amount)`
+  (no account: the rate is public) → an `ExchangeRate`, plus `usd_amount`/`ves_amount` when
+  an amount was converted; `report_payment(account, paid, idempotency_key=…)` and
+  `payment_report_status` → a `PaymentReport`; `latest_payment_report` → `{"report":
+  PaymentReport | None}` (`billing_toolkit.client.payment_report_capabilities`; a client
+  without them hands those turns over CAPABILITY_MISSING);
 - `ok=False, should_escalate=False`: a business "no" (not found, another customer's or
   tenant's resource — indistinguishable on purpose), answered as such;
 - `ok=False, should_escalate=True`: an outage (timeout, 5xx, 429, open circuit), escalated.

@@ -48,7 +48,8 @@ ACTIONS: tuple[tuple[IntentLabel, re.Pattern[str]], ...] = (
         ),
     ),
 )
-"""Requests to *do* something only a person can do: precise enough to override the model."""
+"""Requests to *do* something, precise enough to override the model: a payment report the
+assistant files itself (`turn/payment_reports.py`); the rest only a person can do."""
 BILL_INCREASE = _alternatives(
     r"\b(?:mas (?:alta|cara|elevada|alto|caro)|subio|aumento|incremento|salio mas|"
     r"me cobraron mas|pago mas)\b",

@@ -1,0 +1,194 @@
+"""Reading a payment report out of a subscriber's message: "hice un pago móvil, referencia
+0045127, Bs. 1.310,40, Banesco, hoy" → method, reference, amount and currency, bank, date.
+
+A pure function of the message, the day it is read on and the field the last turn asked
+for. Each field is read only when the message says it in so many words: a reference after
+its keyword ("ref", "referencia", "nro", "#", "reference", "confirmation"), an amount with
+its currency beside it ("Bs. 1.310,40", "1310,40 bolívares", "$28", "USD 28") or written
+with cents, a bank of the table (`knowledge/banks.py`), "hoy" / "ayer" / a date
+(`text/dates.py`, `text/relative_dates.py`). Bare digits count only as the answer to the
+question just asked ("¿cuál es la referencia?" → "0045127"). Nothing is judged here: a
+Zelle in bolívares is read as written and the billing API decides (it rejects it).
+
+Bias: a field not clearly said is left empty, and the turn asks for it — a report filed
+with a guessed reference or amount would be checked against the bank and rejected, or
+worse, match someone else's payment.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from decimal import Decimal
+
+from billing_toolkit.assistant.knowledge.banks import bank_named, find_bank
+from billing_toolkit.assistant.text.amounts import amount_value, find_amounts
+from billing_toolkit.assistant.text.currencies import unit_of
+from billing_toolkit.assistant.text.dates import find_dates
+from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.text.relative_dates import find_relative_dates, relative_days
+
+METHODS = ("pago_movil", "bank_transfer", "zelle")
+CURRENCIES = ("USD", "VES")
+METHOD_CURRENCY = {"pago_movil": "VES", "bank_transfer": "VES", "zelle": "USD"}
+"""The one currency each method is paid in: the currency of an amount written without one."""
+
+FIELDS = ("method", "amount", "reference", "bank", "payment_date")
+"""The fields a report is asked for, in the order they are asked."""
+
+_METHOD_WORDS = (
+    ("zelle", re.compile(r"\bzelle\b")),
+    ("pago_movil", re.compile(r"\b(?:pago ?movil|pagomovil|mobile payment|p\. ?movil)\b")),
+    (
+        "bank_transfer",
+        re.compile(
+            r"\b(?:transferencias?|transferi|transfiero|transferido|bank transfer|transfer|"
+            r"transferred|wire)\b"
+        ),
+    ),
+)
+_REFERENCE = re.compile(
+    r"(?:\b(?:numero de referencia|nro\.? de referencia|n[uú]mero de ref|referencia|ref|nro|"
+    r"reference(?: number)?|confirmation(?: number| code)?|conf)\b\.?|#)"
+    r"\s*(?:(?:es|is|del pago|de la transferencia|number)\s*)?[:=#]?\s*"
+    r"(?P<ref>(?=[0-9a-z]*\d)[0-9a-z]{4,32})\b"
+)
+_BARE_REFERENCE = re.compile(r"(?<![\w.,])(?P<ref>\d{4,32})(?![\w.,]*\d)")
+_WHOLE = r"\d{1,3}(?:\.\d{3})+(?!,\d)|\d+"
+_WHOLE_AMOUNT = re.compile(rf"(?<![\w.,])(?P<n>{_WHOLE})(?![\w]|[.,]\d)")
+_TODAY = re.compile(r"\b(?:hoy|today|esta manana|this morning|ahorita|ahora mismo|hace rato)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportReading:
+    """What one message says of a payment; every field None when it does not say it."""
+
+    method: str | None = None
+    amount: Decimal | None = None
+    currency: str | None = None
+    reference: str | None = None
+    bank: str | None = None
+    payment_date: date | None = None
+
+
+Span = tuple[int, int]
+
+
+def _free(spans: list[Span], start: int, end: int) -> bool:
+    return all(end <= s or start >= e for s, e in spans)
+
+
+def _method(text: str) -> str | None:
+    return next((method for method, words in _METHOD_WORDS if words.search(text)), None)
+
+
+def _reference(text: str, asked: str | None, taken: list[Span]) -> str | None:
+    match = _REFERENCE.search(text)
+    if match is None and asked == "reference":
+        match = next(
+            (m for m in _BARE_REFERENCE.finditer(text) if _free(taken, m.start(), m.end())), None
+        )
+    if match is None:
+        return None
+    taken.append(match.span("ref"))
+    return match["ref"].upper()
+
+
+def last_such_day(month_day: tuple[int, int], today: date) -> date | None:
+    """A day written without a year ("el 7 de noviembre"): the last one not after `today`
+    (a payment, a rate asked about, is in the past); None when no year has it."""
+    month, day = month_day
+    for year in (today.year, today.year - 1):
+        try:
+            written = date(year, month, day)
+        except ValueError:
+            continue
+        if written <= today:
+            return written
+    return None
+
+
+def _payment_date(text: str, today: date, day_first: bool, taken: list[Span]) -> date | None:
+    for mention in find_dates(text, day_first=day_first):
+        taken.append((mention.start, mention.end))
+        if mention.value is not None:
+            return mention.value
+        if mention.month_day is not None and (day := last_such_day(mention.month_day, today)):
+            return day
+    for start, end, literal in find_relative_dates(text):
+        days = relative_days(literal)
+        if days is not None and days <= 0:
+            taken.append((start, end))
+            return today + timedelta(days=days)
+    return today if _TODAY.search(text) else None
+
+
+def day_said(message: str, today: date, *, day_first: bool = True) -> date | None:
+    """The day `message` names — a date ("el sábado 7 de noviembre", the last one not after
+    `today` when it has no year), "ayer", "hoy" — or None."""
+    return _payment_date(fold(message), today, day_first, [])
+
+
+def _amount(text: str, asked: str | None, taken: list[Span]) -> tuple[Decimal, str | None] | None:
+    """The first figure with a currency beside it, else the first with cents; a whole number
+    without a currency only as the answer to "¿cuánto pagaste?"."""
+    candidates: list[tuple[int, Decimal, str | None]] = []
+    for mention in find_amounts(text):
+        if _free(taken, mention.start, mention.end) and mention.dash is None:
+            unit = unit_of(text, mention.start, mention.end)
+            candidates.append((mention.start, mention.value, unit))
+    for match in _WHOLE_AMOUNT.finditer(text):
+        if not _free(taken, match.start(), match.end()):
+            continue
+        unit = unit_of(text, match.start(), match.end())
+        if unit in CURRENCIES or asked == "amount":
+            value = amount_value(f"{match['n'].replace('.', '')},00")
+            if value is not None:
+                candidates.append((match.start(), value, unit))
+    known = [c for c in candidates if c[2] in CURRENCIES]
+    bare = [c for c in candidates if c[2] is None]
+    chosen = min(known or bare, default=None)
+    if chosen is None:
+        return None
+    _, value, unit = chosen
+    return value, unit
+
+
+def read_payment_report(
+    message: str, today: date, asked: str | None = None, *, day_first: bool = True
+) -> ReportReading:
+    """The report fields `message` states, read on `today` ("ayer" is the day before);
+    `asked` is the field the last turn asked for, which bare digits may answer; `day_first`
+    reads `09/11/2026` as 9 November (Spanish) or, False, as 11 September (English)."""
+    text = fold(message)
+    taken: list[Span] = []
+    mention = find_bank(message)
+    if mention is not None and asked in ("reference", "amount"):
+        # Four bare digits answering "¿cuál es la referencia?" are the reference.
+        mention = None if text[mention.start : mention.end].isdigit() else mention
+    bank = mention.bank.code if mention is not None else None
+    if mention is not None:
+        taken.append((mention.start, mention.end))
+    reference = _reference(text, asked, taken)
+    paid_on = _payment_date(text, today, day_first, taken)
+    amount = _amount(text, asked, taken)
+    if bank is None and asked == "bank":
+        bare = re.search(r"\b\d{4}\b", text)
+        bank = bare[0] if bare and bank_named(bare[0]) else None
+    return ReportReading(
+        method=_method(text),
+        amount=amount[0] if amount else None,
+        currency=amount[1] if amount else None,
+        reference=reference,
+        bank=bank,
+        payment_date=paid_on,
+    )
+
+
+def with_currency_of_method(reading: ReportReading, method: str | None) -> ReportReading:
+    """An amount written without a currency is in the method's one currency ("por 46,40" of
+    a Pago Móvil is bolívares); a currency written stays as written."""
+    if reading.amount is None or reading.currency is not None or method is None:
+        return reading
+    return replace(reading, currency=METHOD_CURRENCY[method])
