@@ -9,12 +9,14 @@ Each check is also shown a planted fault it must report: a checker that cannot s
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -104,30 +106,69 @@ def test_ruff_reports_a_badly_formatted_and_a_lint_failing_file(tmp_path: Path) 
     assert lint.returncode == 1 and "F401" in lint.stdout, lint.stdout
 
 
-def _stubbed_parameters(stub: Path, cls: str) -> dict[str, dict[str, object]]:
-    """Each method of `cls` in the stub → its parameters (but `self`) and their defaults."""
-    (node,) = [n for n in ast.parse(stub.read_text("utf-8")).body if isinstance(n, ast.ClassDef)]
-    assert node.name == cls
-    methods: dict[str, dict[str, object]] = {}
-    for method in node.body:
-        assert isinstance(method, ast.FunctionDef)
-        arguments = method.args
-        positional = arguments.args[1:]
-        defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
-        pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
-        methods[method.name] = {
-            arg.arg: ast.literal_eval(default) if default is not None else inspect.Parameter.empty
-            for arg, default in pairs
-        }
-    return methods
+def _parameters(function: ast.FunctionDef, *, method: bool) -> dict[str, object]:
+    arguments = function.args
+    positional = arguments.args[1:] if method else arguments.args
+    defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
+    pairs = [*zip(positional, defaults), *zip(arguments.kwonlyargs, arguments.kw_defaults)]
+    return {
+        arg.arg: ast.literal_eval(default) if default is not None else inspect.Parameter.empty
+        for arg, default in pairs
+    }
 
 
-def test_the_sentence_transformers_stub_matches_the_installed_library() -> None:
-    """The local stub (`typings/`) spares pyright from binding all of `transformers`; it may
-    only say what the library really is: every stubbed parameter exists, with its default."""
-    from sentence_transformers import SentenceTransformer
+def _stubbed_signatures(stub: Path) -> dict[str, dict[str, object]]:
+    """Each function and method a stub declares (`name` or `Class.name`) → its parameters (but
+    `self`) and their defaults."""
+    found: dict[str, dict[str, object]] = {}
+    for node in ast.parse(stub.read_text("utf-8")).body:
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = _parameters(node, method=False)
+        elif isinstance(node, ast.ClassDef):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef):
+                    found[f"{node.name}.{method.name}"] = _parameters(method, method=True)
+    return found
 
-    stub = ROOT / "typings" / "sentence_transformers" / "__init__.pyi"
-    for name, parameters in _stubbed_parameters(stub, "SentenceTransformer").items():
-        real = inspect.signature(getattr(SentenceTransformer, name)).parameters
-        assert {p: real[p].default for p in parameters if p in real} == parameters, name
+
+def stub_mismatches(stub: Path, module: ModuleType) -> list[str]:
+    """What a stub says that the installed library is not: a parameter it lacks, or another
+    default."""
+    wrong: list[str] = []
+    for name, parameters in _stubbed_signatures(stub).items():
+        target: Any = module
+        for part in name.split("."):
+            target = getattr(target, part)
+        real = inspect.signature(target).parameters
+        if {p: real[p].default for p in parameters if p in real} != parameters:
+            wrong.append(name)
+    return wrong
+
+
+STUBS = sorted((ROOT / "typings").rglob("*.pyi"))
+
+
+def _module_of(stub: Path) -> str:
+    return ".".join(stub.relative_to(ROOT / "typings").with_suffix("").parts).removesuffix(
+        ".__init__"
+    )
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=_module_of)
+def test_every_stub_matches_the_installed_library(stub: Path) -> None:
+    """The local stubs (`typings/`) spare pyright from binding all of `transformers`,
+    scikit-learn and SciPy; they may only say what the library really is: every stubbed
+    parameter exists, with its default."""
+    assert stub_mismatches(stub, importlib.import_module(_module_of(stub))) == []
+
+
+def test_a_stub_that_misstates_the_library_is_caught(tmp_path: Path) -> None:
+    import sklearn.pipeline
+
+    stub = tmp_path / "pipeline.pyi"
+    stub.write_text(
+        "class Pipeline:\n    def fit(self, X, y=1) -> None: ...\n"
+        "def make_pipeline(*steps, memory=None, cache=True) -> None: ...\n",
+        encoding="utf-8",
+    )
+    assert stub_mismatches(stub, sklearn.pipeline) == ["Pipeline.fit", "make_pipeline"]

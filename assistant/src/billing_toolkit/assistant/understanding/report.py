@@ -73,12 +73,12 @@ def measure(
         truth,
         predicted,
         labels=labels,
-        zero_division=0,  # pyright: ignore[reportArgumentType]  (no stubs: inferred as str)
+        zero_division=0,
     )
     per_intent = {
         label: {"precision": float(p), "recall": float(r), "support": int(n)}
-        # Arrays, one score per label (`average=None`); pyright infers floats from the code.
-        for label, p, r, n in zip(labels, precision, recall, support, strict=True)  # pyright: ignore[reportArgumentType]
+        # Arrays, one score per label (`average=None`).
+        for label, p, r, n in zip(labels, precision, recall, support, strict=True)
     }
     # The whole people-first stage, as the turn runs it: a complaint, then a person request.
     handed = [

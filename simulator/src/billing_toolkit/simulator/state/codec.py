@@ -19,10 +19,27 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's field names in order, or None for any other type: looked up once per type,
+    because `encode` walks every account of a state (snapshots, persistence and the tests'
+    before/after comparisons run it on every write)."""
+    if dataclasses.is_dataclass(cls):
+        return tuple(field.name for field in dataclasses.fields(cls))
+    return None
+
+
 def encode(value: Any) -> Any:
     """A JSON-ready copy of `value` (dataclasses become dicts in field order)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    names = _field_names(kind)
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, (datetime, date)):

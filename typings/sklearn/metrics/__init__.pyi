@@ -1,0 +1,14 @@
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+_Array = np.ndarray[Any, Any]
+
+def precision_recall_fscore_support(
+    y_true: Sequence[str],
+    y_pred: Sequence[str],
+    *,
+    labels: Sequence[str] | None = None,
+    zero_division: str | float = "warn",
+) -> tuple[_Array, _Array, _Array, _Array]: ...
