@@ -3,6 +3,11 @@
 #   make test  — install everything, then run the whole test suite
 # Both are idempotent: the virtualenv is (re)built only when a pyproject.toml or this file changes.
 
+# Bytecode caches on, whatever the shell says: with PYTHONDONTWRITEBYTECODE set, every process
+# of the suite (each xdist worker, each CLI a test starts) compiled the toolkit and pytest
+# rewrote every test module again, from source, each time.
+unexport PYTHONDONTWRITEBYTECODE
+
 VENV   := .venv
 PYTHON := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed

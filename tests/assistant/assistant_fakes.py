@@ -9,6 +9,7 @@ derived one, such as a difference, is stated with its direction).
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -658,3 +659,20 @@ def yaml_file(folder: Path, text: str) -> Path:
     path = folder / "file.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def evaluation_args(**overrides: Any) -> argparse.Namespace:
+    """The arguments of `billing-assistant eval` on the shipped suite: the template narrator,
+    every narration fault, seed 42, 40 customers, the shipped intent model (overridable)."""
+    from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS
+
+    settings: dict[str, Any] = {
+        "scenarios": SCENARIOS,
+        "tenant": "fibranet",
+        "narrator": "template",
+        "no_faults": False,
+        "seed": 42,
+        "customers": 40,
+        "intent_model": None,
+    }
+    return argparse.Namespace(**{**settings, **overrides})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -14,26 +13,17 @@ from billing_toolkit.assistant.commands.eval_cli import run_evaluation
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
 from billing_toolkit.assistant.evaluation.record import CustomerRecord
 from billing_toolkit.assistant.evaluation.report import summarize
-from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS, ScenarioError, load_scenarios
+from billing_toolkit.assistant.evaluation.scenarios import ScenarioError, load_scenarios
 from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
 from billing_toolkit.assistant.text.identifiers import find_identifiers
 from billing_toolkit.assistant.turn.intents import route
 from billing_toolkit.assistant.vocabulary.intents import Intent
-from tests.assistant.assistant_fakes import yaml_file
+from tests.assistant.assistant_fakes import evaluation_args, yaml_file
 
 
 @pytest.fixture(scope="module")
 def summary() -> dict[str, Any]:
-    args = argparse.Namespace(
-        scenarios=SCENARIOS,
-        tenant="fibranet",
-        narrator="template",
-        no_faults=False,
-        seed=42,
-        customers=40,
-        intent_model=None,
-    )
-    return summarize(run_evaluation(args))
+    return summarize(run_evaluation(evaluation_args()))
 
 
 def test_the_suite_passes_with_no_verified_wrong_answer(summary: dict[str, Any]) -> None:

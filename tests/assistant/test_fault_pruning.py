@@ -9,7 +9,6 @@ against a probe that looks only at the first reply (the mistake the pruning invi
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from billing_toolkit.assistant.evaluation.narration_faults import FaultProbe, Na
 from billing_toolkit.assistant.evaluation.runner import FaultOutcome, SuiteRunner
 from billing_toolkit.assistant.evaluation.scenarios import SCENARIOS
 from billing_toolkit.assistant.narrator import TemplateNarrator
+from tests.assistant.assistant_fakes import evaluation_args
 
 # Conversations whose later replies offer what their first does not (a greeting before a
 # balance, a list before an invoice), and single-turn ones with a credit, a date and a list.
@@ -48,16 +48,7 @@ def _slice(folder: Path) -> Path:
 
 
 def _faults(path: Path) -> tuple[FaultOutcome, ...]:
-    args = argparse.Namespace(
-        scenarios=path,
-        tenant="fibranet",
-        narrator="template",
-        no_faults=False,
-        seed=42,
-        customers=40,
-        intent_model="ngram",
-    )
-    return run_evaluation(args).faults
+    return run_evaluation(evaluation_args(scenarios=path, intent_model="ngram")).faults
 
 
 def _every_kind(
