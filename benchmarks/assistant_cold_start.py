@@ -2,8 +2,8 @@
 
 Every run is a fresh process answering `¿Cuánto debo?` for a known phone, as an operator's
 shell would. *Without* is the old behaviour: a cache directory that holds the training vectors
-(`vector_cache.py`, warm on any machine that ran once) but no fitted model, so the process
-fits; *with* is the same directory once an earlier process has written the artifacts
+(`vector_cache.py`) and MiniLM's exported ONNX graph (`retrieval/embedders/minilm_onnx.py`),
+both warm on any machine that ran once, but no fitted model, so the process fits; *with* is the same directory once an earlier process has written the artifacts
 (`understanding/artifacts.py`), so it loads them. Both columns are measured in the same run,
 interleaved, per intent model. Wall time and the child's CPU time (user + system) are both
 shown: on a busy machine the CPU figure is the steadier one. Target: the default model warm
@@ -50,11 +50,11 @@ def _ask(cache: Path, model: str) -> tuple[float, float]:
 
 
 def _vectors_only(warm: Path, into: Path) -> Path:
-    """A cache directory holding `warm`'s training vectors and no fitted model."""
+    """A cache directory holding `warm`'s training vectors and ONNX graph, no fitted model."""
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir()
-    for vectors in warm.glob("vectors-*.npy"):
-        shutil.copy(vectors, into)
+    for kept in (*warm.glob("vectors-*.npy"), *warm.glob("minilm-*.onnx")):
+        shutil.copy(kept, into)
     return into
 
 

@@ -186,3 +186,22 @@ def test_a_short_numeric_date_is_read_like_a_full_one(
 def test_a_weekday_after_its_date_is_kept_on_it() -> None:
     [mention] = find_dates("vence el 15 de diciembre de 2026 (martes), sin recargo")
     assert (mention.literal, mention.weekday) == ("15 de diciembre de 2026 (martes)", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        (
+            "Vence el VEINTISÉIS de diciembre de dos mil veintiséis.",
+            "VEINTISÉIS de diciembre de dos mil veintiséis",
+        ),
+        ("İ ñ: el día quince de diciembre", "quince de diciembre"),
+        ("Ü, ñ, é: pagaste el 1.º de diciembre", "1.º de diciembre"),
+    ],
+)
+def test_a_date_matched_without_accents_keeps_the_replys_own_spelling_and_place(
+    text: str, literal: str
+) -> None:
+    """The patterns read an accent-stripped copy; offsets and literal are the reply's."""
+    (mention,) = find_dates(text)
+    assert mention.literal == literal == text[mention.start : mention.end]

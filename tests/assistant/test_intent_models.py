@@ -11,7 +11,7 @@ import pytest
 
 from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
 from billing_toolkit.assistant.retrieval.embedders.base import Vectors
-from billing_toolkit.assistant.retrieval.embedders.minilm import load_model
+from billing_toolkit.assistant.retrieval.embedders.minilm import load_encoder
 from billing_toolkit.assistant.runtime import AssistantConfig
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding import models
@@ -134,7 +134,7 @@ def test_each_model_is_built_once_per_process() -> None:
 def test_retrieval_and_understanding_share_one_copy_of_the_weights() -> None:
     MiniLMEmbedder().embed(["hola"])
     intent_model("minilm").classify("cuanto debo")
-    assert load_model.cache_info().currsize == 1 and load_model.cache_info().misses == 1
+    assert load_encoder.cache_info().currsize == 1 and load_encoder.cache_info().misses == 1
 
 
 class Fixed:

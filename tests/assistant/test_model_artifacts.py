@@ -17,7 +17,14 @@ from billing_toolkit.assistant.retrieval.embedders.hashing import HashingEmbedde
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.understanding import artifacts
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
-from billing_toolkit.assistant.understanding.embedding_classifier import EmbeddingClassifier
+from billing_toolkit.assistant.understanding.embedding_classifier import (
+    EmbeddingClassifier,
+    _logreg,
+)
+from billing_toolkit.assistant.understanding.estimator_arrays import (
+    LogisticPredictor,
+    logistic_arrays,
+)
 from billing_toolkit.assistant.understanding.ngram_classifier import (
     CHARS,
     WORDS,
@@ -255,3 +262,42 @@ def test_loading_an_n_gram_model_does_not_import_scikit_learn(tmp_path: Path) ->
     label, imported = done.stdout.split()
     assert label == NgramClassifier(SOME_ROWS, tmp_path).classify("cuanto debo").label.value
     assert imported == "False"
+
+
+@pytest.mark.parametrize(
+    ("labels", "tolerance"),
+    [
+        (None, 1e-12),
+        # float32 vectors: the logistic function of a two-label model differs from SciPy's
+        # `expit` in the last bit of a float32 (about 1e-7), never in the answer.
+        ({"balance", "person"}, 1e-6),
+    ],
+)
+def test_the_embedding_models_numpy_prediction_is_scikit_learns(
+    labels: set[str] | None, tolerance: float
+) -> None:
+    """The embedding model predicts from its arrays without importing scikit-learn; on the
+    held-out rows that is scikit-learn's own `predict_proba` (many labels, and two)."""
+    rows = [r for r in SOME_ROWS if labels is None or r.label.value in labels]
+    embedder = HashingEmbedder()
+    fitted = _logreg().fit(embedder.embed([r.text for r in rows]), [r.label.value for r in rows])
+    predictor = LogisticPredictor(logistic_arrays(fitted))
+    held_out = embedder.embed([r.text for r in HELD_OUT])
+    got, expected = predictor.predict_proba(held_out), fitted.predict_proba(held_out)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=tolerance)
+    assert (got.argmax(axis=1) == expected.argmax(axis=1)).all()
+    assert list(predictor.classes_) == list(fitted.classes_)
+
+
+def test_logistic_arrays_that_are_no_model_are_refused() -> None:
+    fitted = _logreg().fit(
+        HashingEmbedder().embed([r.text for r in SOME_ROWS]), [r.label.value for r in SOME_ROWS]
+    )
+    arrays = logistic_arrays(fitted)
+    for damaged in (
+        {**arrays, "coef": arrays["coef"][:-1]},  # a label's row lost
+        {**arrays, "intercept": arrays["intercept"][:-1]},
+        {**arrays, "classes": arrays["classes"][:, None]},
+    ):
+        with pytest.raises(ValueError, match="disagree in shape"):
+            LogisticPredictor(damaged)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from billing_toolkit.assistant.guards.forbidden_phrases import PromiseKind, find_forbidden_phrases
+from billing_toolkit.assistant.text.folding import strip_accents
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding.person_request import asks_for_person
 
@@ -99,3 +100,20 @@ class TestForbiddenPhrases:
     )
     def test_policy_facts_are_not_promises(self, text: str) -> None:
         assert find_forbidden_phrases(text) == []
+
+
+class TestStrippingAccents:
+    @pytest.mark.parametrize(
+        ("text", "plain"),
+        [
+            ("Veintiséis AÑOS, pingüino", "Veintiseis ANOS, pinguino"),
+            ("İstanbul", "Istanbul"),  # its lower() would be two characters long
+            ("1.º 2° ½ ﬁ", "1.º 2° ½ ﬁ"),  # no marks to strip: kept as written
+            ("e\u0301 \u0301", "e\u0301 \u0301"),  # already decomposed: one for one, kept
+            ("plain ASCII", "plain ASCII"),
+        ],
+    )
+    def test_one_character_for_one(self, text: str, plain: str) -> None:
+        stripped = strip_accents(text)
+        assert stripped == plain
+        assert len(stripped) == len(text)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 
+from billing_toolkit.assistant.text.folding import strip_accents
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.months import (
     ENGLISH_ABBREVIATIONS,
@@ -142,8 +143,8 @@ _TRAILING_WEEKDAY = re.compile(
 )
 """A weekday said after its date: `15 de diciembre (martes)`, `, un martes`, `(a Tuesday)`."""
 _DAY_OF_MONTH = re.compile(
-    rf"\b(?:el[ \t]+d[ií]a[ \t]+(\d{{1,2}}|primero|{RUN})"
-    r"|el[ \t]+(\d{1,2})(?!\d|[.,:/]\d|[ \t]*(?:%|por\b|de\b|del\b|d[ií]as?\b|[a-z]*bps\b))"
+    rf"\b(?:el[ \t]+dia[ \t]+(\d{{1,2}}|primero|{RUN})"
+    r"|el[ \t]+(\d{1,2})(?!\d|[.,:/]\d|[ \t]*(?:%|por\b|de\b|del\b|dias?\b|[a-z]*bps\b))"
     rf"|on[ \t]+the[ \t]+(\d{{1,2}}(?:st|nd|rd|th)|{ORDINAL}))\b",
     re.IGNORECASE,
 )
@@ -167,12 +168,16 @@ def _number(written: str) -> int | None:
     return int(digits[0]) if digits else read_spelled_value(re.sub(r"\s+of\Z", "", written))
 
 
-def _named(m: re.Match[str], style: DateStyle, month: int, day_written: str) -> DateMention:
-    """A date with a month name; group 3 is its year, if written. A day or year in words we
-    cannot read leaves it with no value at all, so only its literal can back it."""
+def _named(
+    text: str, m: re.Match[str], style: DateStyle, month: int, day_written: str
+) -> DateMention:
+    """A date with a month name, matched in `strip_accents(text)`; group 3 is its year, if
+    written. A day or year in words we cannot read leaves it with no value at all, so only its
+    literal (from `text`) can back it."""
     day = _number(day_written)
     year = None if m[3] is None else _number(m[3])
-    literal, start, end = m[0], m.start(), m.end()
+    start, end = m.start(), m.end()
+    literal = text[start:end]
     if day is None or (m[3] is not None and year is None):
         return DateMention(start, end, literal, style, None)
     if year is not None:
@@ -202,12 +207,14 @@ def _candidates(text: str, day_first: bool | None = None) -> list[DateMention]:
         style = DateStyle.SPANISH if m[3].lower() in _MONTHS_ES else DateStyle.ENGLISH
         value = _safe_date(int(m[4]), month, int(m[1]))
         found.append(DateMention(m.start(), m.end(), m[0], style, value))
-    for m in _SPANISH.finditer(text):
-        found.append(_named(m, DateStyle.SPANISH, _MONTHS_ES[m[2].lower().rstrip(".")], m[1]))
-    for m in _MONTH_FIRST.finditer(text):
-        found.append(_named(m, _style(m[1]), _MONTHS_ANY[m[1].lower()], m[2]))
-    for m in _DAY_FIRST.finditer(text):
-        found.append(_named(m, _style(m[2]), _MONTHS_ANY[m[2].lower()], m[1]))
+    plain = strip_accents(text)  # where the patterns with days and years in words look
+    for m in _SPANISH.finditer(plain):
+        month = _MONTHS_ES[m[2].lower().rstrip(".")]
+        found.append(_named(text, m, DateStyle.SPANISH, month, m[1]))
+    for m in _MONTH_FIRST.finditer(plain):
+        found.append(_named(text, m, _style(m[1]), _MONTHS_ANY[m[1].lower()], m[2]))
+    for m in _DAY_FIRST.finditer(plain):
+        found.append(_named(text, m, _style(m[2]), _MONTHS_ANY[m[2].lower()], m[1]))
     return found
 
 
@@ -295,7 +302,7 @@ def _days_of_named_month(text: str, mentions: list[DateMention]) -> list[DateMen
     """ "el día 15" / "el 15" / "the 15th" in a `;`-clause, else a sentence, that names
     exactly one month."""
     found = []
-    for m in _DAY_OF_MONTH.finditer(text):
+    for m in _DAY_OF_MONTH.finditer(strip_accents(text)):
         if any(m.start() < d.end and d.start < m.end() for d in mentions):
             continue
         sentence = _sentence(text, m.start())
@@ -308,7 +315,12 @@ def _days_of_named_month(text: str, mentions: list[DateMention]) -> list[DateMen
         real = _safe_date(2024, month, day) is not None
         found.append(
             DateMention(
-                m.start(), m.end(), m[0], DateStyle.SPANISH, None, (month, day) if real else None
+                m.start(),
+                m.end(),
+                text[m.start() : m.end()],
+                DateStyle.SPANISH,
+                None,
+                (month, day) if real else None,
             )
         )
     return found

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from billing_toolkit.assistant.text.currencies import CONFLICT, unit_after, unit_before
-from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.text.folding import fold, strip_accents
 
 _UNITS = {
     "cero": 0, "un": 1, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
@@ -72,16 +72,17 @@ _ORDINALS = {
 _HUNDRED = "hundred"
 _CONNECTORS = ("y", "and")
 _WORDS = {*_UNITS, *_WHOLE_WORDS, *_TENS, *_HUNDREDS, *_SCALES, _HUNDRED}
-_ACCENTED = str.maketrans({"a": "[aá]", "e": "[eé]", "i": "[ií]", "o": "[oó]", "u": "[uúü]"})
 
 
 def _pattern(words: set[str]) -> str:
-    return "|".join(w.translate(_ACCENTED) for w in sorted(words, key=len, reverse=True))
+    return "|".join(sorted(words, key=len, reverse=True))
 
 
 _WORD = rf"(?:{_pattern(_WORDS)})"
 RUN = rf"\b{_WORD}(?:(?:[ \t]+(?:y|and)[ \t]+|[ \t]+|-){_WORD})*\b"
-"""A run of cardinal words (a regex, case-insensitive where used): `treinta y dos`."""
+"""A run of cardinal words (a regex, case-insensitive where used): `treinta y dos`. Like
+`YEAR` and `ORDINAL`, it is matched against `strip_accents(text)`, where "veintiséis" reads
+"veintiseis": the words are written without accents, which keeps the pattern cheap."""
 YEAR = (
     rf"\b(?:dos[ \t]+mil|two[ \t]+thousand)"
     rf"(?:(?:[ \t]+and)?[ \t]+{_WORD}(?:(?:[ \t]+(?:y|and)[ \t]+|[ \t]+|-){_WORD})*)?\b"
@@ -92,7 +93,7 @@ ORDINAL = rf"\b(?:(?:twenty|thirty)[ \t-])?(?:{_pattern(set(_ORDINALS))})\b"
 _RUN = re.compile(RUN, re.IGNORECASE)
 _CENTS = re.compile(rf"[ \t]+con[ \t]+({RUN})", re.IGNORECASE)
 _TRAILING_CENTS = re.compile(
-    rf"[ \t]+(?:(?:con|y|and)[ \t]+({RUN})[ \t]+(?:centavos|c[eé]ntimos|cents?)\b"
+    rf"[ \t]+(?:(?:con|y|and)[ \t]+({RUN})[ \t]+(?:centavos|centimos|cents?)\b"
     rf"|con[ \t]+({RUN}))",
     re.IGNORECASE,
 )
@@ -282,7 +283,7 @@ def read_spelled_value(literal: str) -> int | None:
     """A day or year spelled out, as a cardinal or an ordinal (None when unreadable)."""
     return (
         _read_ordinal(literal)
-        if re.fullmatch(ORDINAL, literal, re.IGNORECASE)
+        if re.fullmatch(ORDINAL, strip_accents(literal), re.IGNORECASE)
         else read_number_words(literal)
     )
 
@@ -291,13 +292,14 @@ def find_spelled_numbers(text: str) -> list[SpelledNumber]:
     """Every run of number words in `text`, with cents after "con" folded into its value
     (`cuarenta y cinco con cincuenta` = 45.50; cents of 100 or more have no value)."""
     found: list[SpelledNumber] = []
-    for match in _RUN.finditer(text):
+    plain = strip_accents(text)
+    for match in _RUN.finditer(plain):
         if found and match.start() < found[-1].end:
             continue
         whole = read_number_words(match[0])
         value = None if whole is None else Decimal(whole)
         end = match.end()
-        cents = _CENTS.match(text, end)
+        cents = _CENTS.match(plain, end)
         if cents is not None:
             value, end = _with_cents(value, cents[1]), cents.end()
         value, end = _with_half(text, value, end)
@@ -334,7 +336,7 @@ def fraction_after(text: str, end: int) -> tuple[Decimal | None, int] | None:
     """The cents or half written after a whole figure (or its unit) ending at `end` — "con
     cincuenta", "con 50", "y 50 centavos", "and fifty cents", "y medio" — and where they end;
     None when none is written. The fraction is None when it cannot be read (100 cents)."""
-    cents = _TRAILING_CENTS.match(text, end)
+    cents = _TRAILING_CENTS.match(strip_accents(text), end)
     if cents is not None:
         return _with_cents(Decimal(0), cents[1] or cents[2]), cents.end()
     digits = _DIGIT_CENTS.match(text, end)

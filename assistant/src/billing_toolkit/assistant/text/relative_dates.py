@@ -21,47 +21,47 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from billing_toolkit.assistant.text.folding import fold
+from billing_toolkit.assistant.text.folding import fold, strip_accents
 from billing_toolkit.assistant.text.months import ENGLISH_NAMES, SPANISH_NAMES
 from billing_toolkit.assistant.text.number_words import RUN, read_number_words
 
 _COUNT = rf"(?:\d+|{RUN}|an?)"
 _VAGUE = r"(?:unos|pocos|algunos|un[ \t]+par[ \t]+de|a[ \t]+few|a[ \t]+couple[ \t]+of|several|some)"
 _WEEKDAY_NAMES = (
-    r"(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo|monday|tuesday|wednesday"
+    r"(?:lunes|martes|miercoles|jueves|viernes|sabado|domingo|monday|tuesday|wednesday"
     r"|thursday|friday|saturday|sunday)"
 )
 _MONTH_NAMES = "|".join(name.lower() for name in (*SPANISH_NAMES, *ENGLISH_NAMES))
 _RELATIVE = re.compile(
     "|".join(
         (
-            r"\bpasado[ \t]+ma[ñn]ana\b",
-            r"(?<!la )(?<!esta )(?<!una )(?<!cada )(?<!buena )\bma[ñn]ana\b",
+            r"\bpasado[ \t]+manana\b",
+            r"(?<!la )(?<!esta )(?<!una )(?<!cada )(?<!buena )\bmanana\b",
             r"\b(?:anteayer|antier|ayer)\b",
-            r"\b(?:vencen?|venci[oó]|vencer[aá]n?|expira|caduca)[ \t]+hoy\b",
+            r"\b(?:vencen?|vencio|venceran?|expira|caduca)[ \t]+hoy\b",
             r"\b(?:(?:is|are|was|were)[ \t]+)?due[ \t]+today\b|\bexpires[ \t]+today\b",
-            r"\b(?:la[ \t]+)?(?:pr[oó]xima|siguiente)[ \t]+semana\b",
-            r"\bla[ \t]+semana[ \t]+(?:que[ \t]+viene|pr[oó]xima|pasada)\b|\besta[ \t]+semana\b",
-            r"\bel[ \t]+(?:pr[oó]ximo|siguiente)[ \t]+mes\b",
-            r"\bel[ \t]+mes[ \t]+(?:que[ \t]+viene|pr[oó]ximo|pasado)\b",
+            r"\b(?:la[ \t]+)?(?:proxima|siguiente)[ \t]+semana\b",
+            r"\bla[ \t]+semana[ \t]+(?:que[ \t]+viene|proxima|pasada)\b|\besta[ \t]+semana\b",
+            r"\bel[ \t]+(?:proximo|siguiente)[ \t]+mes\b",
+            r"\bel[ \t]+mes[ \t]+(?:que[ \t]+viene|proximo|pasado)\b",
             (
-                rf"\b(?:el[ \t]+(?:d[ií]a[ \t]+)?)?(?:\d{{1,2}}|{RUN})[ \t]+del?[ \t]+"
-                r"(?:(?:este|pr[oó]ximo|siguiente)[ \t]+mes|mes[ \t]+(?:que[ \t]+viene|pr[oó]ximo))\b"
+                rf"\b(?:el[ \t]+(?:dia[ \t]+)?)?(?:\d{{1,2}}|{RUN})[ \t]+del?[ \t]+"
+                r"(?:(?:este|proximo|siguiente)[ \t]+mes|mes[ \t]+(?:que[ \t]+viene|proximo))\b"
             ),
             r"\b(?:the[ \t]+)?\d{1,2}(?:st|nd|rd|th)?[ \t]+of[ \t]+(?:this|next)[ \t]+month\b",
             (
                 r"\b(?:a[ \t]+)?(?:fin(?:al)?(?:es)?|principios|inicios|comienzos|mediados)[ \t]+del?"
-                rf"[ \t]+(?:mes|semana|a[ñn]o|{_MONTH_NAMES})\b"
+                rf"[ \t]+(?:mes|semana|ano|{_MONTH_NAMES})\b"
             ),
             (
                 r"\b(?:the[ \t]+)?(?:end|beginning|start|middle)[ \t]+of[ \t]+(?:the[ \t]+)?"
                 rf"(?:month|week|year|{_MONTH_NAMES})\b"
             ),
             rf"\b(?:early|mid|late)[ \t-](?:month|week|{_MONTH_NAMES})\b",
-            rf"\b(?:el[ \t]+)?(?:pr[oó]ximo|este)[ \t]+{_WEEKDAY_NAMES}\b",
+            rf"\b(?:el[ \t]+)?(?:proximo|este)[ \t]+{_WEEKDAY_NAMES}\b",
             (
                 rf"\b(?:dentro[ \t]+de|en|hace)[ \t]+(?:{_COUNT}|{_VAGUE})[ \t]+"
-                r"(?:d[ií]as?|semanas?|meses|mes)\b"
+                r"(?:dias?|semanas?|meses|mes)\b"
             ),
             r"\b(?:the[ \t]+day[ \t]+after[ \t]+)?tomorrow\b",
             r"\b(?:the[ \t]+day[ \t]+before[ \t]+)?yesterday\b",
@@ -91,8 +91,12 @@ _STATED_DAYS = re.compile(r"\b(\d+) days (?:(until)|ago)\b")
 
 
 def find_relative_dates(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, literal) of every relative date in `text`, in order."""
-    return [(m.start(), m.end(), m[0]) for m in _RELATIVE.finditer(text)]
+    """(start, end, literal) of every relative date in `text`, in order (matched without
+    accents, `strip_accents`: "mañana" and "manana" alike)."""
+    return [
+        (m.start(), m.end(), text[m.start() : m.end()])
+        for m in _RELATIVE.finditer(strip_accents(text))
+    ]
 
 
 def _count(written: str) -> int | None:

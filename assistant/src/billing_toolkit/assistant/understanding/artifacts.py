@@ -24,7 +24,6 @@ and the others wait for its file instead of fitting too.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -32,7 +31,7 @@ import os
 import tempfile
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
@@ -40,7 +39,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from billing_toolkit.assistant.understanding.vector_cache import cache_directory
+from billing_toolkit.assistant.retrieval.cache_files import build_lock, cache_directory
 
 ARTIFACT_FORMAT = 2
 """Bumped when the file layout or the way an estimator is rebuilt changes."""
@@ -101,7 +100,7 @@ def load_or_fit(
     loaded = _load(path, key, rebuild)
     if loaded is not None:
         return loaded
-    with _fit_lock(folder, path):
+    with build_lock(path):
         loaded = _load(path, key, rebuild)  # another process may have fitted it meanwhile
         if loaded is not None:
             return loaded
@@ -138,23 +137,3 @@ def _store(path: Path, key: str, arrays: Arrays) -> None:
         _log.debug("intent model artifact not written (%s)", type(exc).__name__)
         if temporary is not None:
             temporary.unlink(missing_ok=True)
-
-
-@contextlib.contextmanager
-def _fit_lock(folder: Path, path: Path) -> Iterator[None]:
-    """An exclusive lock on `path`'s lock file while fitting; none where there cannot be one
-    (an unwritable directory, a platform without `fcntl`): then two processes may both fit,
-    which costs time and nothing else (the rename is atomic)."""
-    try:
-        import fcntl
-
-        folder.mkdir(parents=True, exist_ok=True)
-        handle = open(path.with_suffix(".lock"), "a+b")  # noqa: SIM115 (closed below)
-    except (ImportError, OSError):
-        yield
-        return
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
-    finally:
-        handle.close()  # closing releases the lock

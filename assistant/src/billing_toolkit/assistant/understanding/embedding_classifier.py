@@ -25,7 +25,10 @@ from billing_toolkit.assistant.understanding.classifier import (
     check_rows_have_labels,
     predictions_from,
 )
-from billing_toolkit.assistant.understanding.estimator_arrays import logistic_arrays, logistic_from
+from billing_toolkit.assistant.understanding.estimator_arrays import (
+    LogisticPredictor,
+    logistic_arrays,
+)
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
 from billing_toolkit.assistant.understanding.vector_cache import cached_vectors
@@ -56,9 +59,9 @@ class EmbeddingClassifier:
         self._model = load_or_fit(
             "minilm",
             key,
-            lambda: _logreg().fit(vectors, labels),
-            logistic_arrays,
-            lambda arrays: logistic_from(arrays, LOGREG),
+            lambda: LogisticPredictor(logistic_arrays(_logreg().fit(vectors, labels))),
+            lambda predictor: predictor.arrays,
+            LogisticPredictor,
             directory,
         )
         self._labels = [IntentLabel(value) for value in self._model.classes_]

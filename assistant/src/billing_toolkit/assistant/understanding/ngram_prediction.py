@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from billing_toolkit.assistant.understanding.artifacts import Arrays
+from billing_toolkit.assistant.understanding.estimator_arrays import logistic_probabilities
 
 Settings = Mapping[str, object]
 FloatArray = npt.NDArray[np.float64]
@@ -131,8 +132,4 @@ class NgramPredictor:
             + self._coef[:, words + self._offset] @ word_values
             + self._intercept
         )
-        if len(self.classes_) == 2:
-            positive = 1 / (1 + np.exp(-scores[0]))
-            return np.array([1 - positive, positive])
-        exponent = np.exp(scores - scores.max())
-        return exponent / exponent.sum()
+        return logistic_probabilities(scores[None, :])[0]

@@ -6,8 +6,8 @@ pure function of (model identity, texts), so that pair, hashed, names the file. 
 cache only ever saves time — a missing, unreadable, truncated or mismatched file is
 recomputed, and a directory that cannot be written is simply not used.
 
-Where: `BILLING_TOOLKIT_CACHE`, else `$XDG_CACHE_HOME/billing-toolkit`, else
-`~/.cache/billing-toolkit`.
+Where: `cache_directory()` (`retrieval/cache_files.py`: `BILLING_TOOLKIT_CACHE`, else
+`$XDG_CACHE_HOME/billing-toolkit`, else `~/.cache/billing-toolkit`).
 """
 
 from __future__ import annotations
@@ -16,23 +16,16 @@ import hashlib
 import logging
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from billing_toolkit.assistant.retrieval.cache_files import ENV_CACHE, cache_directory
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder, Vectors
 
-ENV_CACHE = "BILLING_TOOLKIT_CACHE"
+__all__ = ["ENV_CACHE", "cache_directory", "cache_key", "cached_vectors"]
 _log = logging.getLogger(__name__)
-
-
-def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if environ is None else environ
-    if env.get(ENV_CACHE):
-        return Path(env[ENV_CACHE])
-    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "billing-toolkit"
 
 
 def cache_key(identity: str, texts: Sequence[str]) -> str:

@@ -120,19 +120,27 @@ def _apply_credit(account: Account, invoice: Invoice, day: date) -> None:
         invoice.status = "paid"
 
 
-def _recent_invoices(account: Account, day: date) -> list[Invoice]:
-    """Invoices issued recently enough to turn overdue or trigger a suspension on `day`.
+_LOOK_BACK = timedelta(days=billing.DUE_AFTER_DAYS + billing.SUSPEND_AFTER_DUE_DAYS + 1)
+"""How far back an invoice can still turn overdue or trigger a suspension on a given day."""
+_UNSETTLED = frozenset({"open", "overdue"})
+
+
+def _unsettled_recent(account: Account, horizon: date) -> list[Invoice]:
+    """Open or overdue invoices issued on or after `horizon` (`day - _LOOK_BACK`): the only
+    ones that can turn overdue or trigger a suspension on that day.
 
     Days are processed one by one, so anything older already had its turn; looking back
-    only this far keeps a day's work proportional to the accounts, not to their history.
+    only this far keeps a day's work proportional to the accounts, not to their history, and
+    skipping settled invoices keeps it to the few that can change (a day's pass over every
+    account is most of generating the dataset's history).
     """
-    horizon = day - timedelta(days=billing.DUE_AFTER_DAYS + billing.SUSPEND_AFTER_DUE_DAYS + 1)
-    recent = []
+    unsettled = []
     for invoice in reversed(account.invoices):
         if invoice.issue_date < horizon:
             break
-        recent.append(invoice)
-    return recent
+        if invoice.status in _UNSETTLED:
+            unsettled.append(invoice)
+    return unsettled
 
 
 def _mark_overdue(invoices: list[Invoice], day: date) -> int:
@@ -163,11 +171,12 @@ def _maybe_suspend(account: Account, invoices: list[Invoice], day: date) -> bool
 def process_day(state: BillingState, day: date) -> DayReport:
     """Everything that happens at 00:00 of `day`: overdue, suspensions, new invoices."""
     report = DayReport(days=1)
+    horizon = day - _LOOK_BACK
     for tenant in state.tenants:
         accounts = state.accounts[tenant.tenant_id]
         for number in sorted(accounts):
             account = accounts[number]
-            recent = _recent_invoices(account, day)
+            recent = _unsettled_recent(account, horizon)
             if recent:
                 report.invoices_overdue += _mark_overdue(recent, day)
                 report.accounts_suspended += _maybe_suspend(account, recent, day)
