@@ -13,7 +13,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from billing_toolkit.contract.document import load
+from billing_toolkit.contract.operations import load_contract
 
 AMOUNT_SCHEMAS = frozenset({"Amount", "PositiveAmount"})
 """The schemas that hold money: a property referring to one of them is a money field."""
@@ -81,5 +81,6 @@ def formats_from_document(document: dict[str, Any]) -> Formats:
 
 @cache
 def contract_formats() -> Formats:
-    """The formats of the bundled billing contract, read once per process."""
-    return formats_from_document(load())
+    """The formats of the bundled billing contract, from the process's one parse of it (the
+    SDK, the simulator and the assistant's readers all read the same document)."""
+    return formats_from_document(load_contract().document)

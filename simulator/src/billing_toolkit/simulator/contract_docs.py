@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from billing_toolkit.contract.document import parse_shipped_yaml
+from billing_toolkit.contract.operations import load_contract
 
 ASSETS = Path(__file__).parent / "docs_assets"
 DOCS_PATHS = frozenset({"/openapi.yaml", "/openapi.json", "/docs"})
@@ -65,7 +65,8 @@ class ContractDocs:
 
     def __init__(self, contract_path: Path) -> None:
         self.text = contract_path.read_text(encoding="utf-8")
-        self.document: dict[str, Any] = parse_shipped_yaml(self.text)
+        # The process's one parse of the contract (the validators and the handlers read it too).
+        self.document: dict[str, Any] = load_contract(contract_path).document
 
     async def openapi_yaml(self, request: Request) -> Response:
         body = with_server(self.text, server_url(request))
