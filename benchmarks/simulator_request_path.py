@@ -5,11 +5,12 @@ script says which layer the difference is spent in. The same `GET .../balance` i
 through raw ASGI calls, in one process, peeling one layer at a time:
 
 - bare starlette      a Starlette route returning a balance-shaped body (the baseline);
-- full app            everything: request id, request log line (queued, written by the
-                      background writer as `serve` does; flushed inside each measured
-                      round, so its formatting counts), request journal (its
-                      default 1000 entries, none read), faults check, dispatch, auth,
-                      request validation, handler, render, response validation;
+- full app            everything: request id, metrics, request log line (queued, written
+                      by the background writer as `serve` does; flushed inside each
+                      measured round, so its formatting counts), request journal (its
+                      default 1000 entries, none read), faults check, dispatch (the
+                      contract matched once for all of them), auth, request
+                      validation, handler, render, response validation;
 - journal off         the same app built with `journal_size=0` (no recorder at all);
 - without log line    the same with the request logger disabled;
 - endpoint only       auth, validation, handler, render, response check, send;
@@ -176,7 +177,8 @@ def main() -> None:
     print(
         "\nby difference: request journal"
         f" {full - best['journal off']:.1f} us, request log line"
-        f" {full - best['without log line']:.1f} us, request id + faults check + dispatch +"
+        f" {full - best['without log line']:.1f} us, request id + metrics + faults check +"
+        " dispatch +"
         f" Starlette wrappers {best['without log line'] - best['endpoint only']:.1f} us,"
         " auth + validation + render + send"
         f" {best['endpoint only'] - best['handler only']:.1f} us,"

@@ -30,7 +30,7 @@ from billing_toolkit.simulator.fault_injection import FaultMiddleware
 from billing_toolkit.simulator.handlers import BILLING_HANDLERS
 from billing_toolkit.simulator.handlers.context import OperationContext
 from billing_toolkit.simulator.journal_layer import JournalRecorder
-from billing_toolkit.simulator.metrics import MetricsMiddleware
+from billing_toolkit.simulator.metrics import RequestMetrics
 from billing_toolkit.simulator.middleware import RequestContextMiddleware
 from billing_toolkit.simulator.problems import Reply, problem
 from billing_toolkit.simulator.routing import ContractDispatch, contract_routes
@@ -99,8 +99,12 @@ def create_app(config: SimulatorConfig | None = None) -> Starlette:
             *console_mount(runtime, throttle),
         ],
         middleware=[
-            Middleware(MetricsMiddleware, runtime=runtime),
-            Middleware(RequestContextMiddleware, runtime=runtime, recorder=recorder),
+            Middleware(
+                RequestContextMiddleware,
+                runtime=runtime,
+                metrics=RequestMetrics(),
+                recorder=recorder,
+            ),
             Middleware(FaultMiddleware, runtime=runtime),
             Middleware(ContractDispatch, tables=tables),
         ],

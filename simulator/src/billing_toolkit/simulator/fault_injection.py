@@ -38,6 +38,7 @@ from billing_toolkit.simulator.problems import (
     invalid,
     invoice_not_found,
 )
+from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 from billing_toolkit.simulator.validation import FieldError, IncomingRequest
 
@@ -91,7 +92,7 @@ class FaultMiddleware:
             await self.app(scope, receive, send)
             return
         found = (
-            self.runtime.matcher.match(scope["method"], scope["path"])
+            operation_match(scope, self.runtime.matcher)
             if self.runtime.faults.active or _names_fault(scope["headers"])
             else None
         )

@@ -24,6 +24,7 @@ from starlette.types import Message, Receive, Scope
 from billing_toolkit.simulator.config import ADMIN_PREFIX
 from billing_toolkit.simulator.endpoint import bearer_token
 from billing_toolkit.simulator.journal import BODY_KEPT, RequestJournal
+from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -104,7 +105,7 @@ class JournalRecorder:
 
     def _who(self, scope: Scope) -> tuple[str | None, str | None]:
         """Operation and tenant of a request no endpoint saw: what a filter asks for."""
-        found = self.runtime.matcher.match(scope["method"], scope["path"])
+        found = operation_match(scope, self.runtime.matcher)
         token = bearer_token(Headers(scope=scope))
         tenant = self.runtime.store.tenant_for_key(token) if token else None
         return (found[0].operation_id if found else None), (tenant.tenant_id if tenant else None)

@@ -35,6 +35,11 @@ percent-decoded, then identifiers masked and token-shaped values redacted (`mask
 the rest are codes, numbers and kinds we set."""
 
 
+_MILLIS = (*(f".{millis:03d}Z" for millis in range(1000)), ".999Z")
+"""Every milliseconds suffix, spelled once: formatting it was a third of a line's cost
+(the last: a fraction that rounds up to a whole second when multiplied)."""
+
+
 class _Timestamps:
     """ISO-8601 UTC with milliseconds; the seconds part is formatted once per second (the
     request line is written on every request)."""
@@ -47,7 +52,7 @@ class _Timestamps:
         if second != self._second:
             self._second = second
             self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        return f"{self._prefix}.{int((created - second) * 1000):03d}Z"
+        return self._prefix + _MILLIS[int((created - second) * 1000)]
 
 
 WRITE_EVERY_S = 0.05

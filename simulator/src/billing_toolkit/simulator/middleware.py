@@ -1,9 +1,13 @@
-"""The outermost layer: a request id for every request, and one log line when it ends.
+"""The outermost layer: a request id for every request, its metrics, its journal entry and
+one log line when it ends.
 
 `X-Request-Id` is echoed when the client sent a usable one (1–128 visible ASCII
 characters) and generated otherwise, and it is set on every response — including the
 router's own 404/405 and fault answers. A pure ASGI layer (no `BaseHTTPMiddleware`): it
-runs on every request, so it only reads the scope and rewrites the start message.
+runs on every request, so it only reads the scope and rewrites the start message. The
+metrics and the journal are not layers of their own but recorders this one calls when a
+request ends: it already takes the start time and sees the status go by, and each extra
+layer (a coroutine, a `send` wrapper, its own clock readings) cost more than its work.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from billing_toolkit.simulator.endpoint import new_request_id
 from billing_toolkit.simulator.journal_layer import JournalRecorder
 from billing_toolkit.simulator.logs import log_fields
+from billing_toolkit.simulator.metrics import METRICS_PATH, UNMATCHED, RequestMetrics
+from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 
 _USABLE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
@@ -34,14 +40,22 @@ def _request_id(scope: Scope) -> str:
 
 class RequestContextMiddleware:
     def __init__(
-        self, app: ASGIApp, runtime: Runtime, recorder: JournalRecorder | None = None
+        self,
+        app: ASGIApp,
+        runtime: Runtime,
+        metrics: RequestMetrics,
+        recorder: JournalRecorder | None = None,
     ) -> None:
-        """`recorder`: the request journal's, told of each request's start and end."""
-        self.app, self.runtime, self.recorder = app, runtime, recorder
+        """`metrics`: counts every request that ends and answers `GET /metrics`;
+        `recorder`: the request journal's, told of each request's start and end."""
+        self.app, self.runtime, self.metrics, self.recorder = app, runtime, metrics, recorder
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if scope["path"] == METRICS_PATH and scope["method"] == "GET":
+            await self.metrics.expose(send)  # no request id, no log line, not counted
             return
         request_id = _request_id(scope)
         state: dict[str, Any] = scope.setdefault("state", {})
@@ -74,6 +88,14 @@ class RequestContextMiddleware:
         finally:
             if arrived is not None:  # no complete answer: cut, reset or crashed
                 recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
+            elapsed = time.perf_counter() - started
+            found = operation_match(scope, self.runtime.matcher)
+            self.metrics.observe(
+                found[0].operation_id if found is not None else UNMATCHED,
+                status,
+                elapsed,
+                state.get("faults", ()),
+            )
             if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
                 log_fields(
                     self.runtime.log,
@@ -87,7 +109,7 @@ class RequestContextMiddleware:
                         "status": status,
                         # whole microseconds as ms: round(x, 3) on a float is several
                         # times slower, and this runs on every request
-                        "duration_ms": round((time.perf_counter() - started) * 1e6) / 1000,
+                        "duration_ms": round(elapsed * 1e6) / 1000,
                         "tenant": state.get("tenant"),
                         "faults": state.get("faults", []),
                     },

@@ -4,7 +4,9 @@ An operation without a handler, or a handler without an operation, is a start-up
 (`ContractMismatch`) — the simulator never serves a contract it only partly implements.
 "Which operation is this request?" is the kernel's `OperationMatcher` (the rule Starlette's
 router applies, shared with the conformance kit); `ContractDispatch` uses it to send a
-request that names an operation straight to its endpoint.
+request that names an operation straight to its endpoint. Several layers ask it of every
+request (metrics for its label, fault injection for a rule's target, dispatch, the
+journal); `operation_match` answers them all from one match.
 """
 
 from __future__ import annotations
@@ -15,8 +17,30 @@ from typing import Any
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from billing_toolkit.contract.matching import OperationMatcher
+from billing_toolkit.contract.matching import Match, OperationMatcher
 from billing_toolkit.contract.operations import Contract, Operation
+
+_MATCHED = "billing_toolkit.matched"
+"""The scope key (an ASGI extension key, namespaced) holding the request's first match."""
+
+
+def operation_match(scope: Scope, matcher: OperationMatcher) -> Match | None:
+    """`matcher`'s answer for this request, matched once per request and kept in the scope.
+
+    The kept match names the matcher, method and path it was made for: an application
+    wrapping the simulator may call it again with a copy of the scope for another path (a
+    copy carries the kept match along), and gets that path's match, never a stale one.
+    Only the first matcher asked for a path is kept (the billing contract's: every layer
+    asks it first); another is matched afresh."""
+    method, path = scope["method"], scope["path"]
+    kept: tuple[OperationMatcher, str, str, Match | None] | None = scope.get(_MATCHED)
+    if kept is not None and kept[1] == path and kept[2] == method:
+        if kept[0] is matcher:
+            return kept[3]
+        return matcher.match(method, path)
+    found = matcher.match(method, path)
+    scope[_MATCHED] = (matcher, path, method, found)
+    return found
 
 
 class ContractMismatch(RuntimeError):
@@ -68,7 +92,7 @@ class ContractDispatch:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not scope.get("root_path"):
             for matcher, endpoints in self.tables:
-                found = matcher.match(scope["method"], scope["path"])
+                found = operation_match(scope, matcher)
                 if found is not None:
                     operation, scope["path_params"] = found
                     await endpoints[operation.operation_id](scope, receive, send)
