@@ -26,10 +26,8 @@ from typing import Any
 
 import httpx
 
-from billing_toolkit.assistant.channel.app import create_channel_app
 from billing_toolkit.assistant.channel.config import ChannelConfig, ConfigError, load_channel_config
 from billing_toolkit.assistant.channel.deliveries import text_delivery
-from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
 from billing_toolkit.assistant.channel.service import DEFAULT_LEASE_SECONDS, DEFAULT_WORKERS
 from billing_toolkit.assistant.channel.signature import SIGNATURE_HEADER, sign
 from billing_toolkit.assistant.channel.turns import PipelineFactory, TurnHandler
@@ -158,7 +156,10 @@ def _configure_logging(level: str) -> None:
 
 
 def _fake_graph(args: argparse.Namespace) -> int:
-    import uvicorn  # lazily: only the two serving commands need an ASGI server
+    # Lazily, as the service's app below: the other commands (a cold `ask`) never serve it.
+    import uvicorn
+
+    from billing_toolkit.assistant.channel.fake_graph import create_fake_graph_app
 
     def show(line: str) -> None:
         print(line, flush=True)
@@ -192,7 +193,11 @@ def _webhook_send(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn  # lazily: only the two serving commands need an ASGI server
+    # Lazily: only the two serving commands need an ASGI server and an app to serve (the
+    # service's app loads the agents' console and its templates, most of a second).
+    import uvicorn
+
+    from billing_toolkit.assistant.channel.app import create_channel_app
 
     config_path = args.config or (
         Path(os.environ[CONFIG_ENV]) if os.environ.get(CONFIG_ENV) else None
