@@ -53,7 +53,7 @@ class EchoTurn:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
 
-    def handle(self, phone: str, message: str) -> TurnResult:
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> TurnResult:
         time.sleep(self.seconds)
         return TurnResult(Action.REPLY, REPLY_PREFIX + message, (), ())
 

@@ -68,7 +68,7 @@ class TimedTurn:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
 
-    def handle(self, phone: str, message: str) -> TurnResult:
+    def handle(self, phone: str, message: str, *, message_id: str | None = None) -> TurnResult:
         time.sleep(self.seconds)
         return TurnResult(Action.REPLY, "ok", (), ())
 

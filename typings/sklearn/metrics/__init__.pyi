@@ -1,9 +1,9 @@
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
-_Array = np.ndarray[Any, Any]
+_Array: TypeAlias = np.ndarray[Any, Any]
 
 def precision_recall_fscore_support(
     y_true: Sequence[str],

@@ -40,7 +40,10 @@ from billing_toolkit.assistant.text.dates import find_dates
 from billing_toolkit.assistant.text.identifiers import Identifier, find_identifiers
 from billing_toolkit.assistant.turn.ports import RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.result import TurnResult
-from billing_toolkit.assistant.understanding.payment_report_reading import last_such_day
+from billing_toolkit.assistant.understanding.payment_report_reading import (
+    day_said,
+    last_such_day,
+)
 from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
 OpenAssistant = Callable[[Narrator, Retriever], Assistant]
@@ -283,6 +286,8 @@ class SuiteRunner:
             m.value or (last_such_day(m.month_day, today) if m.month_day else None)
             for m in find_dates(message, day_first=True)
         ]
+        # "ayer", "el sábado": the day a rate question names in words.
+        named.append(day_said(message, today))
         days = {today, *(d for d in named if d is not None)}
         record = self.roles.record
         rates = [r for d in sorted(days) if (r := record.exchange_rate(d.isoformat())) is not None]

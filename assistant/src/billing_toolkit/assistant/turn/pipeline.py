@@ -292,6 +292,13 @@ class _RunningTurn:
             self.conversation = replace(self.conversation, report_draft=None)
         if live is None and not reporting:
             return parts
+        if reading.several_references:
+            # Two payments in one message: one report per payment is for an agent to sort
+            # out, never one of them filed and the other lost.
+            self.trace.record("report_draft", "several references")
+            self.conversation = replace(self.conversation, report_draft=None)
+            self.wants = "reportar varios pagos / report several payments"
+            self._escalate(EscalationReason.CAPABILITY_MISSING)
         self.draft = payment_reports.merged(live, reading)
         self.trace.record("report_draft", "continued" if live else "started")
         return [RoutedPart(self.message, REPORTING)]

@@ -3,11 +3,14 @@
 
 A pure function of the message, the day it is read on and the field the last turn asked
 for. Each field is read only when the message says it in so many words: a reference after
-its keyword ("ref", "referencia", "nro", "#", "reference", "confirmation"), an amount with
-its currency beside it ("Bs. 1.310,40", "1310,40 bolívares", "$28", "USD 28") or written
-with cents, a bank of the table (`knowledge/banks.py`), "hoy" / "ayer" / a date
-(`text/dates.py`, `text/relative_dates.py`). Bare digits count only as the answer to the
-question just asked ("¿cuál es la referencia?" → "0045127"). Nothing is judged here: a
+its keyword ("ref", "referencia", "nro", "#", "reference", "confirmation", "confirmación",
+"número de operación"), an amount with its currency beside it ("Bs. 1.310,40", "1310,40
+bolívares", "1310.40 bsf", "$28", "USD 28") or written with cents, a bank of the table
+(`knowledge/banks.py`), "hoy" / "ayer" / "el lunes" (the last Monday) / a date
+(`text/dates.py`, `text/relative_dates.py`). Bare digits, or a code of letters and digits,
+count only as the answer to the question just asked ("¿cuál es la referencia?" →
+"0045127", "7HG52K"). Two different references are two payments: flagged, never one of
+them taken for the report. Nothing is judged here: a
 Zelle in bolívares is read as written and the billing API decides (it rejects it).
 
 Bias: a field not clearly said is left empty, and the turn asks for it — a report filed
@@ -25,7 +28,7 @@ from decimal import Decimal
 from billing_toolkit.assistant.knowledge.banks import bank_named, find_bank
 from billing_toolkit.assistant.text.amounts import amount_value, find_amounts
 from billing_toolkit.assistant.text.currencies import unit_of
-from billing_toolkit.assistant.text.dates import find_dates
+from billing_toolkit.assistant.text.dates import DateMention, find_dates
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.relative_dates import find_relative_dates, relative_days
 
@@ -39,7 +42,13 @@ FIELDS = ("method", "amount", "reference", "bank", "payment_date")
 
 _METHOD_WORDS = (
     ("zelle", re.compile(r"\bzelle\b")),
-    ("pago_movil", re.compile(r"\b(?:pago ?movil|pagomovil|mobile payment|p\. ?movil)\b")),
+    (
+        "pago_movil",
+        re.compile(
+            r"\b(?:pagos? ?movil(?:es)?|pagomovil|mobile payment|p\. ?movil)\b"
+            r"|(?<!\d)(?<!\d )\bpm\b(?! ?\d{1,2}(?!\d))"  # "PM Banesco", never "3 pm"
+        ),
+    ),
     (
         "bank_transfer",
         re.compile(
@@ -50,13 +59,29 @@ _METHOD_WORDS = (
 )
 _REFERENCE = re.compile(
     r"(?:\b(?:numero de referencia|nro\.? de referencia|n[uú]mero de ref|referencia|ref|nro|"
-    r"reference(?: number)?|confirmation(?: number| code)?|conf)\b\.?|#)"
-    r"\s*(?:(?:es|is|del pago|de la transferencia|number)\s*)?[:=#]?\s*"
+    r"(?:codigo|numero|nro\.?) de (?:confirmacion|operacion|aprobacion)|confirmacion|"
+    r"comprobante|operacion|codigo|reference(?: number)?|confirmation(?: number| code)?|conf)"
+    r"\b\.?|#)"
+    r"\s*(?:(?:es|is|del pago|de la transferencia|del zelle|number|correcta|correcto|buena|"
+    r"real|nueva|new|right|correct|de pago)\s*)*[:=#]?\s*"
     r"(?P<ref>(?=[0-9a-z]*\d)[0-9a-z]{4,32})\b"
 )
-_BARE_REFERENCE = re.compile(r"(?<![\w.,])(?P<ref>\d{4,32})(?![\w.,]*\d)")
+"""A reference after its word, past the words of a correction ("la referencia correcta es
+0045999"), Zelle's confirmation code and a bank's "número de operación" included."""
+_BARE_REFERENCE = re.compile(
+    r"(?<![\w.,$])(?P<ref>\d{4,32}(?![a-z])|(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:bs|usd)\b)[0-9a-z]{4,32})"
+    r"(?![\w.,$]*\d)"
+)
+"""Digits, or a code of letters and digits ("7HG52K", a Zelle confirmation), said alone as
+the answer to "¿cuál es la referencia?" — never an amount glued to its currency ("1310bs")."""
 _WHOLE = r"\d{1,3}(?:\.\d{3})+(?!,\d)|\d+"
 _WHOLE_AMOUNT = re.compile(rf"(?<![\w.,])(?P<n>{_WHOLE})(?![\w]|[.,]\d)")
+_OLD_BOLIVAR = re.compile(r"\bbs\.? ?f\b\.?|\bbsf\b")
+""""Bs.F" / "bsf", the bolívar fuerte's symbol many still write for the bolívar they pay in."""
+_WEEKDAYS = ("lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo")
+_WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+AHEAD_AT_MOST = timedelta(days=31)
+"""How far ahead a day written without a year may be and still be this year's."""
 _TODAY = re.compile(r"\b(?:hoy|today|esta manana|this morning|ahorita|ahora mismo|hace rato)\b")
 
 
@@ -70,6 +95,8 @@ class ReportReading:
     reference: str | None = None
     bank: str | None = None
     payment_date: date | None = None
+    several_references: bool = False
+    """Two different references said ("ref 1111 y ref 2222"): two payments, not one report."""
 
 
 Span = tuple[int, int]
@@ -84,33 +111,65 @@ def _method(text: str) -> str | None:
 
 
 def _reference(text: str, asked: str | None, taken: list[Span]) -> str | None:
-    match = _REFERENCE.search(text)
-    if match is None and asked == "reference":
-        match = next(
-            (m for m in _BARE_REFERENCE.finditer(text) if _free(taken, m.start(), m.end())), None
-        )
-    if match is None:
+    # A bank's code said after "código" is the bank ("código 0134"), not a reference.
+    matches = [
+        m for m in _REFERENCE.finditer(text) if not (asked == "bank" and bank_named(m["ref"]))
+    ]
+    if not matches and asked == "reference":
+        matches = [m for m in _BARE_REFERENCE.finditer(text) if _free(taken, m.start(), m.end())]
+    if not matches:
         return None
-    taken.append(match.span("ref"))
-    return match["ref"].upper()
+    taken.extend(m.span("ref") for m in matches)
+    return matches[0]["ref"].upper()
+
+
+def _references(text: str) -> set[str]:
+    return {m["ref"] for m in _REFERENCE.finditer(text)}
 
 
 def last_such_day(month_day: tuple[int, int], today: date) -> date | None:
     """A day written without a year ("el 7 de noviembre"): the last one not after `today`
-    (a payment, a rate asked about, is in the past); None when no year has it."""
+    (a payment, a rate asked about, is in the past) — unless this year's is at most
+    `AHEAD_AT_MOST` ahead: "20/11" written on 10 November is that day, which the billing
+    API refuses as a payment date and the subscriber corrects, not a payment a year old
+    filed in its place. None when no year has it."""
     month, day = month_day
-    for year in (today.year, today.year - 1):
+    for year in (today.year + 1, today.year, today.year - 1):
         try:
             written = date(year, month, day)
         except ValueError:
             continue
-        if written <= today:
+        if written <= today + AHEAD_AT_MOST:
             return written
     return None
 
 
+def _last_weekday(name: str, today: date) -> date:
+    """ "El lunes", "last monday", said of a payment or a rate: the last Monday before
+    `today` (today itself is "hoy")."""
+    weekday = _WEEKDAYS.index(name) if name in _WEEKDAYS else _WEEKDAYS_EN.index(name)
+    return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+
+
+def _near(mention: DateMention, today: date) -> DateMention:
+    """A date whose year is far from `today` is a day followed by a figure ("el 5 de
+    noviembre, 1310,40 bs" is not the year 1310): the day without a year, the figure freed."""
+    value = mention.value
+    if value is None or abs(value.year - today.year) <= 1:
+        return mention
+    year = re.search(r"[\s,]*\d+\W*$", mention.literal)
+    if year is None:
+        return mention
+    end = mention.start + year.start()
+    literal = mention.literal[: year.start()]
+    return replace(
+        mention, end=end, literal=literal, value=None, month_day=(value.month, value.day)
+    )
+
+
 def _payment_date(text: str, today: date, day_first: bool, taken: list[Span]) -> date | None:
-    for mention in find_dates(text, day_first=day_first):
+    for found in find_dates(text, day_first=day_first):
+        mention = _near(found, today)
         taken.append((mention.start, mention.end))
         if mention.value is not None:
             return mention.value
@@ -118,10 +177,18 @@ def _payment_date(text: str, today: date, day_first: bool, taken: list[Span]) ->
             return day
     for start, end, literal in find_relative_dates(text):
         days = relative_days(literal)
-        if days is not None and days <= 0:
+        name = re.sub(r"^last\s+", "", fold(literal))
+        weekday = name in (*_WEEKDAYS, *_WEEKDAYS_EN)
+        if weekday or (days is not None and days <= 0):
             taken.append((start, end))
-            return today + timedelta(days=days)
+            return _last_weekday(name, today) if weekday else today + timedelta(days=days or 0)
     return today if _TODAY.search(text) else None
+
+
+def names_a_day(text: str) -> bool:
+    """Whether folded `text` names a day (a date, "ayer", "el sábado"), read as `day_said`
+    reads it — for any day, not only a past one."""
+    return bool(find_dates(text) or find_relative_dates(text))
 
 
 def day_said(message: str, today: date, *, day_first: bool = True) -> date | None:
@@ -161,7 +228,7 @@ def read_payment_report(
     """The report fields `message` states, read on `today` ("ayer" is the day before);
     `asked` is the field the last turn asked for, which bare digits may answer; `day_first`
     reads `09/11/2026` as 9 November (Spanish) or, False, as 11 September (English)."""
-    text = fold(message)
+    text = _OLD_BOLIVAR.sub(lambda m: "bs".ljust(len(m[0])), fold(message))
     taken: list[Span] = []
     mention = find_bank(message)
     if mention is not None and asked in ("reference", "amount"):
@@ -183,6 +250,7 @@ def read_payment_report(
         reference=reference,
         bank=bank,
         payment_date=paid_on,
+        several_references=len(_references(text)) > 1,
     )
 
 

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import re
 
-from billing_toolkit.assistant.text.dates import find_dates
+from billing_toolkit.assistant.understanding.payment_report_reading import names_a_day
 
 _TODAYS_RATE = re.compile(
-    r"\ba (?:como|cuanto) (?:esta|estara|amanecio|quedo|va) (?:hoy )?(?:la tasa|el dolar|el cambio)"
+    r"\b(?:a |en )?(?:como|cuanto) (?:esta|estara|estaba|estuvo|amanecio|quedo|va|cerro|abrio) "
+    r"(?:hoy |ayer )?"
+    r"(?:la tasa|el dolar|el cambio)"
+    r"|\b(?:la tasa|el dolar|el cambio)(?: (?:hoy|oficial|bcv))? (?:a|en) (?:como|cuanto)\b"
+    r"|^(?:y )?(?:la )?(?:tasa|dolar|precio del dolar|tasa oficial)(?: (?:bcv|del bcv|oficial))?"
+    r"(?: (?:por favor|porfa|pls))?[ ?!.]*$"
     r"|\b(?:la )?(?:tasa|dolar|cambio|tasa bcv|tasa del bcv|precio del dolar)(?: \S+){0,3}? "
     r"(?:de hoy|del dia(?! (?:de|que|en|del|cuando)\b)|hoy|actual|de ahorita)\b"
     r"|\b(?:cual|como) (?:es|esta|sera) la tasa\b(?! (?:que|de cambio que) (?:usan|aplican))"
@@ -22,20 +27,36 @@ _TODAYS_RATE = re.compile(
     r"(?: \S+){0,2}? (?:today|now|right now)\b"
     r"|\btoday'?s (?:exchange |dollar |bcv |bolivar |official )?rate\b"
     r"|\b(?:the )?current (?:exchange |dollar |bcv |bolivar |official )?rate\b"
-    r"|\bwhat'?s the (?:exchange |dollar |bcv )?rate\??$"
+    r"|\b(?:what'?s|what is|whats) the (?:exchange |dollar |bcv |official )?rate\??$"
 )
-_IN_BOLIVARES = re.compile(r"\b(?:en|in) (?:bolivares|bolivars|bolos|bs\.?|ves)(?!\w)")
+_BOLIVARES = r"(?:bolivares|bolivars|bolos|bs\.?|ves)(?!\w)"
+_IN_BOLIVARES = re.compile(rf"\b(?:en|in) {_BOLIVARES}|\bcuantos {_BOLIVARES}")
 _HOW_MUCH = re.compile(r"\b(?:cuanto|cuantos|how much|what)\b")
 _MINE = re.compile(
     r"\b(?:debo|deuda|saldo|factura|recibo|eso|esa|me toca|tengo que pagar|pago|mensualidad|"
-    r"owe|debt|balance|bill|invoice|that|it|i pay|i have to pay)\b"
+    r"me sale|sale|seria|serian|son|es|owe|debt|balance|bill|invoice|that|it|i pay|"
+    r"i have to pay)\b"
 )
+_OWN_IN_BOLIVARES = re.compile(
+    rf"\b(?:mi )?(?:saldo|deuda|factura)(?: \S+)?? (?:en|in) {_BOLIVARES}"
+)
+"""Their own figure named in bolívares without a "how much": "¿mi saldo en bs?"."""
+_RATE_ITSELF = re.compile(r"\b(?:es|esta|seria|son|is) (?:el dolar|la tasa|el cambio|the rate)\b")
+"""The rate itself asked in bolívares ("¿cuánto es el dólar en bs?"): not their amount due."""
+_PRICE_OF = re.compile(r"\b(?:plan|planes|instalacion|router|equipo|cuesta|cuestan|cost|costs)\b")
+"""A price asked in bolívares ("¿cuánto es el plan en bs?") is not their amount due."""
+_FIGURE = re.compile(r"\d")
+"""A figure of their own ("¿cuánto es 20 dólares en bolívares?") is a conversion asked, not
+their amount due."""
 
 
 _RATE_ASKED = re.compile(
     r"\b(?:a (?:como|cuanto)|cual|que|what|which|how much)\b(?: \S+){0,5} "
     r"(?:tasa|dolar|rate|exchange rate)\b"
+    r"|\b(?:tasa|dolar|rate)\b(?: (?:bcv|del bcv|oficial|official))?(?: (?:del?|el|on|for|of)\b)?"
 )
+"""The rate asked of a day the message names (`names_a_day`): "¿a cómo estuvo el dólar
+ayer?", "tasa del 7/11", "bcv rate on november 7", "exchange rate yesterday?"."""
 
 
 _POLICY = re.compile(r"\b(?:usan|aplican|toman|use|apply|take|uses|applies)\b")
@@ -47,10 +68,14 @@ def asks_todays_rate(text: str) -> bool:
     rate of a day it names ("¿a cómo estuvo la tasa el sábado 7 de noviembre?")."""
     if _TODAYS_RATE.search(text):
         return True
-    return bool(_RATE_ASKED.search(text) and find_dates(text) and not _POLICY.search(text))
+    return bool(_RATE_ASKED.search(text) and names_a_day(text) and not _POLICY.search(text))
 
 
 def asks_due_in_bolivares(text: str) -> bool:
     """ "¿Cuánto es mi deuda en bolívares?", "how much is that in bolivars": their own amount
     due, at today's rate."""
+    if _FIGURE.search(text) or _RATE_ITSELF.search(text) or _PRICE_OF.search(text):
+        return False
+    if _OWN_IN_BOLIVARES.search(text):
+        return True
     return bool(_IN_BOLIVARES.search(text) and _HOW_MUCH.search(text) and _MINE.search(text))
