@@ -115,6 +115,26 @@ class TestCurrency:
     def test_a_scale_or_cents_word_is_part_of_the_figure(self, answer: str, grounded: bool) -> None:
         assert verify(answer, BALANCE).grounded is grounded
 
+    @pytest.mark.parametrize(
+        ("answer", "grounded"),
+        [
+            # found rejected: the code's "52K" read as 52 thousand, a filed report handed over
+            ("Registré tu reporte con la confirmación 7HG52K, por USD 52,00.", True),
+            ("Registré tu reporte con la confirmación 7HG99K.", False),  # an invented code
+            ("Reportaste USD52k.", False),  # after a currency it is still a scale
+            ("Reportaste Bs52k.", False),
+            ("Reportaste 52k.", False),
+        ],
+    )
+    def test_digits_inside_a_code_are_not_a_scaled_figure(
+        self, answer: str, grounded: bool
+    ) -> None:
+        report = (
+            "Payment report PRP-000123 of account 1000004821: method zelle; amount USD 52.00; "
+            "reference 7HG52K; paid 2026-11-29; status pending_verification."
+        )
+        assert verify(answer, report).grounded is grounded
+
 
 class TestAmountsInWords:
     @pytest.mark.parametrize(

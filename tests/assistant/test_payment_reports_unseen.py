@@ -365,3 +365,14 @@ def test_why_a_report_was_rejected_is_its_reason(
     sim.control.clock.advance(minutes=30)
     reply = replied(bot.handle(customer["phone"], "por que me rechazaron el pago"))
     assert "rechazado" in reply and "no aparece" in reply
+
+
+def test_a_zelle_code_ending_in_k_is_filed_and_quoted(
+    sim: Sim, bot: AssistantPipeline, customer: dict[str, Any]
+) -> None:
+    """The verifier once read the code's "52K" as 52 thousand and handed a filed report over."""
+    reply = replied(
+        bot.handle(customer["phone"], "te hice un zelle de 25$ hoy, confirmacion 7HG52K")
+    )
+    assert "7HG52K" in reply
+    assert "7HG52K" in [r["reference"] for r in reports(sim, customer)]

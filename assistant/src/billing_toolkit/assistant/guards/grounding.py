@@ -426,7 +426,7 @@ def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[
         end = _digits_end(start, token)
         unit = unit_of(rest, start, end)
         fraction = None if unit is None else _fraction(rest, end)
-        if scaled(rest, end):
+        if scaled(rest, end) and (unit is not None or not _inside_a_code(rest, start)):
             supported = False
         elif unit is None:
             supported = scope.supports(start, lambda e, t=token: e.supports_number(t))
@@ -441,6 +441,14 @@ def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[
         if not supported:
             failed.append((start, token))
     return failed
+
+
+def _inside_a_code(text: str, start: int) -> bool:
+    """Digits glued after a letter ("7HG52K", a confirmation code) are part of that code, so a
+    `k` or `mm` after them is the code's next letter, not a scale: the digits are judged as
+    digits, which the evidence must hold (an invented code still fails). Not after a currency
+    ("USD52k" is still 52 thousand dollars, and rejected): the caller checks the unit first."""
+    return start > 0 and text[start - 1].isalpha()
 
 
 def _fraction(text: str, end: int) -> tuple[Decimal | None, int] | None:
