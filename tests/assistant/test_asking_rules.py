@@ -47,6 +47,11 @@ class TestComplaintsAndPeople:
             "my lawyer will contact you",
             "I'll report you to the consumer protection office",
             "cuánto debo? igual pondré la denuncia en la Sundde",
+            "ya pagué y me siguen cobrando, ref 0045127",
+            "hay un cobro indebido en mi factura",
+            "ya pague y me siguen llegando el cobro",
+            "I paid and you keep charging me",
+            "I already paid, why are you still charging me?",
         ],
     )
     def test_complaints_claims_and_threats_are_read(self, message: str) -> None:
@@ -60,6 +65,11 @@ class TestComplaintsAndPeople:
             "tengo un regulador de voltaje y no prende el router",
             "how do I read my invoice?",
             "¿cuántas personas pueden usar el wifi a la vez?",
+            "¿cuánto me cobraron este mes?",  # a question about a charge, not a dispute
+            "¿me cobran la reconexión?",
+            "how much did you charge me in november?",
+            "me estan cobrando de mas este mes, por que?",  # a bill that went up: answered
+            "I was double charged this month",
         ],
     )
     def test_billing_questions_are_not_complaints(self, message: str) -> None:

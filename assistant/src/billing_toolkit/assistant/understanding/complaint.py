@@ -32,6 +32,10 @@ _COMPLAINTS = tuple(
             r"\b(?:es un robo|un robo|estafa|estafas|estafadores?|estafando|ladrones|"
             r"sinverguenzas|es un abuso|abusadores|fraude)\b"
         ),
+        # Paid and still charged: the subscriber disputes a payment not applied, which no
+        # figure the bot can quote settles. (A bill that went up or came twice is a bill
+        # question: "me cobraron de más" is answered by comparing the invoices.)
+        r"\b(?:(?:me )?siguen cobrando|me sigue(?:n)? llegando el cobro|cobro indebido)\b",
         # The regulators and consumer-protection offices subscribers name.
         (
             r"\b(?:ente regulador|conatel|sundde|indepabis|defensoria del pueblo|"
@@ -46,6 +50,7 @@ _COMPLAINTS = tuple(
         r"\b(?:regulator|regulatory (?:body|authority)|consumer protection|ombudsman)\b",
         r"\b(?:report you to|i will report you|i'll report you)\b",
         r"\b(?:scam|scammers|rip ?off|ripoff|thieves|fraud|daylight robbery)\b",
+        r"\b(?:(?:you |they )?(?:keep|are still|still) charging me)\b",
     )
 )
 
