@@ -17,6 +17,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 WAIT_MS = 10_000
 """The longest any step may wait (the consoles poll every 1.5–2 s)."""
+FIRST_PAINT_MS = 30_000
+"""The longest a page's first render may take: Swagger UI parses the whole contract in the
+page's one thread, and with both cores busy with the rest of the suite that took over 10 s."""
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
