@@ -37,7 +37,7 @@ from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassi
 from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
 from billing_toolkit.assistant.understanding.report import IntentReport, measure
 from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
-from billing_toolkit.assistant.understanding.vector_cache import cache_key, cached_vectors
+from billing_toolkit.assistant.retrieval.vector_cache import cache_key, cached_vectors
 from billing_toolkit.assistant.understanding.weighting import fit_weights
 
 
@@ -187,6 +187,7 @@ _EMBEDDERS = itertools.count()
 
 class Counting:
     dimension = 3
+    costly = True
 
     def __init__(self) -> None:
         # An identity of its own: the process keeps each training text's vector per identity.

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from billing_toolkit.assistant.retrieval.backends import SqliteStore
+from billing_toolkit.assistant.retrieval.cache_files import ENV_CACHE
 from billing_toolkit.assistant.retrieval.embedders import HashingEmbedder
 from billing_toolkit.assistant.retrieval.errors import KnowledgeBaseError
 from billing_toolkit.assistant.retrieval.ingest import IngestProgress, ingest_folder, language_of
@@ -23,6 +24,18 @@ class CountingEmbedder(HashingEmbedder):
     def embed(self, texts: Sequence[str]):  # type: ignore[no-untyped-def]
         self.embedded.extend(texts)
         return super().embed(texts)
+
+
+class CostlyCountingEmbedder(CountingEmbedder):
+    """A stand-in for a model (MiniLM): costly, so its knowledge-base vectors are cached."""
+
+    @property
+    def identity(self) -> str:
+        return "costly-" + super().identity
+
+    @property
+    def costly(self) -> bool:
+        return True
 
 
 DOCS = {
@@ -104,3 +117,31 @@ def test_language_comes_from_the_first_folder() -> None:
     assert language_of("en/fees.md") == "en"
     assert language_of("notes.md") == "und"
     assert language_of("fr/frais.md") == "und"
+
+
+def test_a_costly_embedder_embeds_the_shipped_texts_once_across_stores(
+    write_docs: Callable[[dict[str, str]], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A replica (or a test process) starting on an empty in-memory store: the vectors of the
+    # same chunks come from the cache directory, not from the model again.
+    monkeypatch.setenv(ENV_CACHE, str(tmp_path / "cache"))
+    folder = write_docs(DOCS)
+    first, again = CostlyCountingEmbedder(), CostlyCountingEmbedder()
+    ingest_folder(SqliteStore(None), folder, first)
+    store = SqliteStore(None)
+    report = ingest_folder(store, folder, again)
+    assert len(first.embedded) == 3 and again.embedded == []
+    assert report.added == 3 and store.count() == 3
+    # An edited chunk is a text never embedded: the model sees it, and only it.
+    edited = dict(DOCS, **{"en/fees.md": DOCS["en/fees.md"].replace("5%", "6%")})
+    fresh = CostlyCountingEmbedder()
+    ingest_folder(SqliteStore(None), write_docs(edited), fresh)
+    assert len(fresh.embedded) == 1 and "6%" in fresh.embedded[0]
+
+
+def test_a_cheap_embedder_writes_nothing_to_the_cache(
+    write_docs: Callable[[dict[str, str]], Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_CACHE, str(tmp_path / "cache"))
+    ingest_folder(SqliteStore(None), write_docs(DOCS), CountingEmbedder())
+    assert not (tmp_path / "cache").exists()

@@ -1,6 +1,6 @@
 """The one cache directory the assistant keeps derived files in, and building one of them once.
 
-Training vectors (`understanding/vector_cache.py`), fitted intent models
+Training and knowledge-base vectors (`vector_cache.py`), fitted intent models
 (`understanding/artifacts.py`) and the exported MiniLM graph (`embedders/minilm_onnx.py`)
 are all pure functions of what their names hash, so they share one directory and one rule:
 the cache only ever saves time. It lives here, below every layer that writes to it.

@@ -18,6 +18,7 @@ from billing_toolkit.assistant.retrieval.chunking import DEFAULT_MAX_WORDS, chun
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder
 from billing_toolkit.assistant.retrieval.errors import KnowledgeBaseError
 from billing_toolkit.assistant.retrieval.records import Chunk
+from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors
 
 LANGUAGE_FOLDERS = frozenset({"es", "en"})
 UNKNOWN_LANGUAGE = "und"
@@ -89,7 +90,9 @@ def sync_chunks(
     progress: ProgressCallback | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> IngestReport:
-    """Make the store hold exactly ``chunks``, embedding only the ones it does not have."""
+    """Make the store hold exactly ``chunks``, embedding only the ones it does not have — with a
+    costly embedder through the vector cache, so a replica or a test process starting on an
+    empty store reads the shipped knowledge base's vectors instead of computing them again."""
     rebuilt = store.embedder_identity() not in (None, embedder.identity) and store.count() > 0
     if store.embedder_identity() != embedder.identity:
         store.reset(embedder.identity, embedder.dimension)
@@ -101,7 +104,10 @@ def sync_chunks(
         store.remove(stale)
     for start in range(0, len(fresh), batch_size):
         batch = fresh[start : start + batch_size]
-        store.add(batch, embedder.embed([chunk.searchable_text for chunk in batch]))
+        texts = [chunk.searchable_text for chunk in batch]
+        store.add(
+            batch, cached_vectors(embedder, texts) if embedder.costly else embedder.embed(texts)
+        )
         if progress:
             progress(IngestProgress("embedding", start + len(batch), len(fresh)))
     store.build_indexes()

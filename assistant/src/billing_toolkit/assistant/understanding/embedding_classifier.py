@@ -31,7 +31,7 @@ from billing_toolkit.assistant.understanding.estimator_arrays import (
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
-from billing_toolkit.assistant.understanding.vector_cache import cached_vectors
+from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression

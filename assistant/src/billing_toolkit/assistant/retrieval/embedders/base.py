@@ -25,6 +25,12 @@ class Embedder(Protocol):
     @property
     def dimension(self) -> int: ...
 
+    @property
+    def costly(self) -> bool:
+        """Whether embedding takes long enough that the shipped texts' vectors are kept on
+        disk (`vector_cache.py`): a model, not arithmetic a file read would not beat."""
+        ...
+
     def embed(self, texts: Sequence[str]) -> Vectors: ...
 
 

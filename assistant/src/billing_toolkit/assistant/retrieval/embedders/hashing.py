@@ -47,6 +47,10 @@ class HashingEmbedder:
     def dimension(self) -> int:
         return self._dimension
 
+    @property
+    def costly(self) -> bool:
+        return False  # a few hashes per text: cheaper than reading a file
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         matrix = np.zeros((len(texts), self._dimension), dtype=np.float32)
         for row, text in enumerate(texts):

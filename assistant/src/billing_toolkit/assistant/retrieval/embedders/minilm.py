@@ -94,6 +94,10 @@ class MiniLMEmbedder:
     def dimension(self) -> int:
         return DIMENSION
 
+    @property
+    def costly(self) -> bool:
+        return True  # the shipped knowledge base takes over ten seconds on one core
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)

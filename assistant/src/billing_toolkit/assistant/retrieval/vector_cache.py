@@ -1,12 +1,16 @@
-"""Training vectors kept on disk, so a process does not re-embed the utterance set to start.
+"""Vectors kept on disk, so a process does not re-embed the utterance set or the knowledge base
+to start.
 
-Embedding the training rows with MiniLM takes seconds on a laptop CPU; every replica, CLI run
-and test process would pay it again for the same rows and the same model. The vectors are a
-pure function of (model identity, texts), so that pair, hashed, names the file. Bias: the
+Embedding the training rows with MiniLM takes seconds on a laptop CPU, and the shipped
+knowledge base over ten: every replica, CLI run and test process would pay it again for the
+same texts and the same model. The vectors are a pure function of (model identity, texts), so
+that pair, hashed, names the file. Only texts the operator ships pass through here — training
+rows and knowledge-base chunks, never a subscriber's message (a query is embedded directly), so
+no personal data reaches the disk and the cache is bounded by what is shipped. Bias: the
 cache only ever saves time — a missing, unreadable, truncated or mismatched file is
 recomputed, and a directory that cannot be written is simply not used.
 
-Where: `cache_directory()` (`retrieval/cache_files.py`: `BILLING_TOOLKIT_CACHE`, else
+Where: `cache_directory()` (`cache_files.py`: `BILLING_TOOLKIT_CACHE`, else
 `$XDG_CACHE_HOME/billing-toolkit`, else `~/.cache/billing-toolkit`).
 """
 
@@ -36,10 +40,9 @@ def cache_key(identity: str, texts: Sequence[str]) -> str:
 
 
 _BANK: dict[tuple[str, str], np.ndarray] = {}
-"""Each training text's vector, once per process: the cross-validation folds are overlapping
+"""Each shipped text's vector, once per process: the cross-validation folds are overlapping
 subsets of one utterance set, and embedding each fold whole embedded every row four times.
-Only training texts pass through here (never a subscriber's message), so it is bounded by the
-utterance set."""
+Bounded, like the files, by the utterance set and the knowledge base."""
 
 
 def _embedded_once(embedder: Embedder, texts: Sequence[str]) -> Vectors:
@@ -71,5 +74,5 @@ def cached_vectors(
             np.save(handle, vectors, allow_pickle=False)
         os.replace(handle.name, path)
     except OSError as exc:
-        _log.debug("intent vector cache not written (%s)", type(exc).__name__)
+        _log.debug("vector cache not written (%s)", type(exc).__name__)
     return vectors
