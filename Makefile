@@ -54,14 +54,15 @@ COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolk
 COVERED_TESTS := $(sort $(wildcard tests/assistant/test_grounding*.py)) tests/assistant/test_amounts.py tests/assistant/test_dates.py tests/assistant/test_number_words.py tests/assistant/test_record_binding.py
 
 # The whole suite on every core (pytest-xdist; each test file runs on one worker, so a module's
-# expensive fixture — a server, a full evaluation — is built once, not once per worker), with the
+# expensive fixture — a server, a full evaluation — is built once, not once per worker; the
+# slowest files first, in `tests/conftest.py`'s order, so both workers end together), with the
 # 25 slowest printed, pytest's own wall-clock figure for each run, and the two runs' total last.
 # The format check, the lint and pyright over the whole tree are tests of the suite
 # (tests/project/test_static_checks.py).
 test: install
 	@started=$$(date +%s); \
 	$(PYTHON) -m pytest -n auto --dist loadfile $(COVERAGE) $(COVERED_TESTS) && \
-	$(PYTHON) -m pytest -n auto --dist loadfile --durations=25 $(addprefix --ignore=,$(COVERED_TESTS)) && \
+	$(PYTHON) -m pytest -n auto --dist loadfile --no-loadscope-reorder --durations=25 $(addprefix --ignore=,$(COVERED_TESTS)) && \
 	echo "make test: the whole suite took $$(( $$(date +%s) - started )) s"
 
 # A quicker loop for development: everything but the tests marked slow.

@@ -24,6 +24,43 @@ accepts this declaration in the top-level conftest."""
 
 _database_numbers = itertools.count(1)
 
+SLOWEST_FILES = (
+    "tests/project/test_static_checks.py",
+    "tests/assistant/test_evaluation.py",
+    "tests/conformance/test_rule_mutants.py",
+    "tests/channel/test_three_replicas.py",
+    "tests/conformance/test_against_simulator.py",
+    "tests/project/test_packaging.py",
+    "tests/retrieval/test_minilm_onnx.py",
+    "tests/retrieval/test_postgres.py",
+    "tests/assistant/test_intent_models.py",
+    "tests/simulator/test_schemathesis.py",
+    "tests/project/test_layering.py",
+    "tests/assistant/test_model_artifacts.py",
+    "tests/simulator/test_atomic_writes.py",
+    "tests/retrieval/test_retriever.py",
+    "tests/simulator/test_hostile_inputs.py",
+)
+"""The files that take longest (the run's `--durations`), slowest first. The suite's workers
+take whole files (`--dist loadfile`) in collection order (`--no-loadscope-reorder`: xdist
+would otherwise order files by their number of tests and leave the few-test, long-running ones
+for the end, when one worker alone runs them while the other idles). Starting with the
+longest makes the end of the run many short files, which the two workers share evenly. A file
+missing here or out of order only costs balance, never a test."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slowest files first, in `SLOWEST_FILES` order; every file's own order kept (the
+    sort is stable, and every worker sorts the same collection the same way)."""
+    root = config.rootpath
+    rank = {name: place for place, name in enumerate(SLOWEST_FILES)}
+
+    def place(item: pytest.Item) -> int:
+        name = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        return rank.get(name, len(rank))
+
+    items.sort(key=place)
+
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Any]:
