@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,6 +11,7 @@ from starlette.testclient import TestClient
 
 from billing_toolkit.simulator import ManualClock, SimulatorConfig, control_of, create_app
 from billing_toolkit.simulator.control import SimulatorControl
+from billing_toolkit.simulator.logs import LOGGER_NAMES
 
 SMALL = 16
 """Customers per tenant in tests: every role exists, generation takes a few ms."""
@@ -76,6 +78,22 @@ class Sim:
                 "reference": "004512873301",
             },
         )
+
+
+@pytest.fixture(autouse=True)
+def _restore_loggers() -> Iterator[None]:
+    """`configure_logging` (a test's, or `serve`'s when `main` runs here) sets process-wide
+    loggers on a stream that pytest closes after the test: put them back, and close what
+    the test added (its writer thread stops), so a later test's server never logs into a
+    closed stream."""
+    loggers = [logging.getLogger(name) for name in LOGGER_NAMES]
+    saved = [(logger, logger.handlers[:], logger.level, logger.propagate) for logger in loggers]
+    yield
+    for logger, handlers, level, propagate in saved:
+        for added in set(logger.handlers) - set(handlers):
+            added.close()
+        logger.handlers, logger.propagate = handlers, propagate
+        logger.setLevel(level)
 
 
 @pytest.fixture

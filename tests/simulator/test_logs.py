@@ -52,16 +52,9 @@ def test_each_request_logs_one_masked_line(sim: Sim) -> None:
 def _logged(sim: Sim, *calls: tuple[str, dict[str, Any]]) -> str:
     """The request log lines `calls` produce, through the handler `serve` installs."""
     stream = io.StringIO()
-    loggers = [logging.getLogger(name) for name in ("billing_sim", "uvicorn.error")]
-    saved = [(lg.handlers, lg.level, lg.propagate) for lg in loggers]
-    configure_logging("info", stream)
-    try:
-        for path, options in calls:
-            sim.client.get(path, **options)
-    finally:
-        for lg, (handlers, level, propagate) in zip(loggers, saved, strict=True):
-            lg.handlers, lg.propagate = handlers, propagate
-            lg.setLevel(level)
+    configure_logging("info", stream)  # put back after the test (`tests/simulator/conftest.py`)
+    for path, options in calls:
+        sim.client.get(path, **options)
     return stream.getvalue()
 
 

@@ -6,28 +6,12 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from billing_toolkit.simulator.logs import JsonFormatter, configure_logging, log_fields
 from tests.simulator.conftest import Sim
-
-NAMES = ("billing_sim", "uvicorn.error")
-
-
-@pytest.fixture(autouse=True)
-def _restore_loggers() -> Iterator[None]:
-    """`configure_logging` sets process-wide loggers: put them back for the next test."""
-    saved = [
-        (logger, logger.handlers[:], logger.level, logger.propagate)
-        for logger in map(logging.getLogger, NAMES)
-    ]
-    yield
-    for logger, handlers, level, propagate in saved:
-        logger.handlers, logger.propagate = handlers, propagate
-        logger.setLevel(level)
 
 
 def _lines(stream: io.StringIO) -> list[dict[str, Any]]:

@@ -225,6 +225,10 @@ def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) 
     )
 
 
+LOGGER_NAMES = ("billing_sim", "uvicorn.error")
+"""The loggers `configure_logging` sets up: the simulator's own and uvicorn's errors."""
+
+
 def configure_logging(
     level: str = "info", stream: TextIO | None = None, *, background: bool = False
 ) -> None:
@@ -234,7 +238,7 @@ def configure_logging(
     handler = JsonLinesHandler(stream or sys.stderr)
     if background:
         handler.write_in_background()
-    for name in ("billing_sim", "uvicorn.error"):
+    for name in LOGGER_NAMES:
         logger = logging.getLogger(name)
         logger.handlers = [handler]
         logger.setLevel(level.upper())
