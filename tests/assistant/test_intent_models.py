@@ -12,6 +12,7 @@ import pytest
 from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
 from billing_toolkit.assistant.retrieval.embedders.base import Vectors
 from billing_toolkit.assistant.retrieval.embedders.minilm import load_encoder
+from billing_toolkit.assistant.retrieval.vector_cache import cache_key, cached_vectors
 from billing_toolkit.assistant.runtime import AssistantConfig
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding import models
@@ -37,7 +38,6 @@ from billing_toolkit.assistant.understanding.ngram_classifier import NgramClassi
 from billing_toolkit.assistant.understanding.remembering import RememberingClassifier
 from billing_toolkit.assistant.understanding.report import IntentReport, measure
 from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
-from billing_toolkit.assistant.retrieval.vector_cache import cache_key, cached_vectors
 from billing_toolkit.assistant.understanding.weighting import fit_weights
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder
+from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors
 from billing_toolkit.assistant.understanding.artifacts import artifact_key, load_or_fit
 from billing_toolkit.assistant.understanding.classifier import (
     RANDOM_STATE,
@@ -31,7 +32,6 @@ from billing_toolkit.assistant.understanding.estimator_arrays import (
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.utterances import Utterance
-from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
