@@ -29,8 +29,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from billing_toolkit.assistant.understanding.models import available_models
 from billing_toolkit.assistant.retrieval.vector_cache import cache_directory
+from billing_toolkit.assistant.understanding.models import available_models
 
 ASK = ["ask", "¿Cuánto debo?", "--phone", "+584121234567", "--json"]
 TARGET_SECONDS = 3.0

@@ -14,6 +14,7 @@ from typing import Any
 
 from anyio.from_thread import start_blocking_portal
 
+from billing_toolkit.assistant.commands.long_lived import long_lived_objects
 from billing_toolkit.client.asgi import BlockingASGITransport
 
 LOCAL_BASE_URL = "http://simulator.local"
@@ -48,17 +49,19 @@ class LocalSimulator:
 def start_local_simulator(
     seed: int = 42, customers_per_tenant: int | None = None
 ) -> Iterator[LocalSimulator]:
-    """Generate the dataset of `seed` and serve it in-process (a few seconds for 300 customers
-    per tenant) until the `with` block ends. Raises ValueError for a bad seed or size."""
-    from billing_toolkit.simulator import (  # CLI convenience only
-        SimulatorConfig,
-        control_of,
-        create_app,
-    )
+    """Generate the dataset of `seed` and serve it in-process (about a second for 300
+    customers per tenant) until the `with` block ends. Raises ValueError for a bad seed or size.
+    The simulator's modules and dataset live as long as the command (`long_lived_objects`)."""
+    with long_lived_objects():
+        from billing_toolkit.simulator import (  # CLI convenience only
+            SimulatorConfig,
+            control_of,
+            create_app,
+        )
 
-    config = SimulatorConfig(seed=seed)
-    if customers_per_tenant is not None:
-        config.customers_per_tenant = customers_per_tenant
-    app = create_app(config)
+        config = SimulatorConfig(seed=seed)
+        if customers_per_tenant is not None:
+            config.customers_per_tenant = customers_per_tenant
+        app = create_app(config)
     with start_blocking_portal() as portal:
         yield LocalSimulator(app, control_of(app), BlockingASGITransport(app, portal))

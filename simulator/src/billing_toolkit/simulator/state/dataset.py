@@ -366,10 +366,11 @@ class _TenantGenerator:
 
     # --- history ---------------------------------------------------------------------------
 
-    def index_events(self) -> None:
+    def index_events(self, watchlist: engine.Watchlist) -> None:
         """Who can be billed on each day of the month, and the dated events of each day."""
         for customer, profile in self.customers:
             self.by_billing_day.setdefault(customer.billing_day, []).append(customer)
+            watchlist.bill_on(self.tenant.tenant_id, customer.billing_day, customer.account_number)
             self.joining.setdefault(profile.start or self.first_day, []).append(customer)
             for day in (profile.upgrade_on, profile.cancel_on):
                 if day is not None:
@@ -496,8 +497,9 @@ def generate(
     for index in range(customers_per_tenant):
         for generator in generators:
             generator.add_customer(index)
+    watchlist = engine.Watchlist()
     for generator in generators:
-        generator.index_events()
+        generator.index_events(watchlist)
     first_day = now.date() - timedelta(days=HISTORY_DAYS)
     state = BillingState(
         seed=seed,
@@ -517,7 +519,7 @@ def generate(
     while day <= now.date():
         for generator in generators:
             generator.activate(state, day)
-        engine.process_day(state, day)
+        engine.process_day(state, day, watchlist)
         for generator in generators:
             generator.after_day(state, day)
         day += timedelta(days=1)

@@ -8,7 +8,7 @@ are chronological and the outcome never depends on dict order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -168,22 +168,80 @@ def _maybe_suspend(account: Account, invoices: list[Invoice], day: date) -> bool
     return False
 
 
-def process_day(state: BillingState, day: date) -> DayReport:
-    """Everything that happens at 00:00 of `day`: overdue, suspensions, new invoices."""
+@dataclass(slots=True)
+class Watchlist:
+    """Per tenant, the only accounts each day of generated history can change, so a walk over
+    months of history does not visit every account every day (that visit was most of
+    generating a dataset).
+
+    A day changes an account only on its billing day (an invoice), on the day after an
+    invoice's due date (overdue, the late fee) and on its suspension date (the cut), and an
+    invoice never goes back to open: so the accounts billed on a day of the month, plus those
+    `watch` woke up for that date, are every account the day can change (some it woke find
+    their invoice paid meanwhile: nothing to do). Only for a walk that owns every change to
+    the state, like `dataset.generate`; the clock serves a state the API changes, and visits
+    every account.
+    """
+
+    billing_days: dict[str, dict[int, list[str]]] = field(default_factory=dict)
+    """tenant_id → day of the month → account numbers billed on it (active or not yet)."""
+    wake_ups: dict[str, dict[date, set[str]]] = field(default_factory=dict)
+    """tenant_id → date → account numbers with an invoice that may turn on that date."""
+
+    def bill_on(self, tenant_id: str, billing_day: int, account_number: str) -> None:
+        self.billing_days.setdefault(tenant_id, {}).setdefault(billing_day, []).append(
+            account_number
+        )
+
+    def watch(self, tenant_id: str, invoice: Invoice) -> None:
+        """Wake the invoice's account when it would turn overdue and when it would be cut."""
+        calendar = self.wake_ups.setdefault(tenant_id, {})
+        for day in (
+            invoice.due_date + timedelta(days=1),
+            billing.suspension_date_for(invoice.due_date),
+        ):
+            calendar.setdefault(day, set()).add(invoice.account_number)
+
+    def candidates(self, tenant_id: str, day: date) -> list[str]:
+        """The accounts `day` can change, in account-number order (the order of the clock)."""
+        billed = self.billing_days.get(tenant_id, {}).get(day.day, ())
+        return sorted(self.wake_ups.get(tenant_id, {}).pop(day, set()).union(billed))
+
+
+def _process_account(
+    state: BillingState, tenant: Tenant, account: Account, day: date, report: DayReport
+) -> Invoice | None:
+    """One account's 00:00 of `day`; the invoice it issued, if any."""
+    recent = _unsettled_recent(account, day - _LOOK_BACK)
+    if recent:
+        report.invoices_overdue += _mark_overdue(recent, day)
+        report.accounts_suspended += _maybe_suspend(account, recent, day)
+    customer = account.customer
+    if customer.status == "cancelled" or customer.billing_day != day.day:
+        return None
+    report.invoices_issued += 1
+    return issue_invoice(state, tenant, account, day)
+
+
+def process_day(state: BillingState, day: date, watchlist: Watchlist | None = None) -> DayReport:
+    """Everything that happens at 00:00 of `day`: overdue, suspensions, new invoices.
+
+    With a `watchlist`, only its candidates are visited (the others have nothing to do
+    that day), in the same order, so the outcome is the same as visiting every account."""
     report = DayReport(days=1)
-    horizon = day - _LOOK_BACK
     for tenant in state.tenants:
         accounts = state.accounts[tenant.tenant_id]
-        for number in sorted(accounts):
-            account = accounts[number]
-            recent = _unsettled_recent(account, horizon)
-            if recent:
-                report.invoices_overdue += _mark_overdue(recent, day)
-                report.accounts_suspended += _maybe_suspend(account, recent, day)
-            customer = account.customer
-            if customer.status != "cancelled" and customer.billing_day == day.day:
-                issue_invoice(state, tenant, account, day)
-                report.invoices_issued += 1
+        if watchlist is None:
+            for number in sorted(accounts):
+                _process_account(state, tenant, accounts[number], day, report)
+            continue
+        for number in watchlist.candidates(tenant.tenant_id, day):
+            account = accounts.get(number)
+            issued = (
+                None if account is None else _process_account(state, tenant, account, day, report)
+            )
+            if issued is not None:
+                watchlist.watch(tenant.tenant_id, issued)
     return report
 
 

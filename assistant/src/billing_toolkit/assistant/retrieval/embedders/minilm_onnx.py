@@ -30,7 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from billing_toolkit.assistant.retrieval.cache_files import build_lock, cache_directory
+from billing_toolkit.assistant.retrieval.cache_files import (
+    build_lock,
+    cache_directory,
+    file_sha256,
+)
 from billing_toolkit.assistant.retrieval.embedders.base import Vectors, l2_normalise
 
 EXPORT_FORMAT = 1
@@ -66,8 +70,7 @@ def export_key(weights: Path) -> str:
         ).encode("utf-8")
     )
     for name in ("config.json", "model.safetensors"):
-        with open(weights / name, "rb") as handle:
-            digest.update(hashlib.file_digest(handle, "sha256").digest())
+        digest.update(file_sha256(weights / name))
     return digest.hexdigest()
 
 
