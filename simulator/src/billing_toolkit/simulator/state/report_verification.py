@@ -134,6 +134,17 @@ def _verify(
     )
 
 
+def any_due(state: BillingState, delay: timedelta, by: datetime) -> bool:
+    """Whether a pending report becomes due for verification by `by` (`verify_due` then has
+    something to resolve)."""
+    return any(
+        report.status == PENDING and report.created_at + delay <= by
+        for accounts in state.accounts.values()
+        for account in accounts.values()
+        for report in account.payment_reports
+    )
+
+
 def verify_due(
     state: BillingState, start: date, delay: timedelta, forced: Forced | None = None
 ) -> list[Account]:

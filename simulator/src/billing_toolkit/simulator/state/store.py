@@ -235,13 +235,24 @@ class BillingStore:
 
     def advance(self, to: datetime) -> DayReport:
         """Move business time on a copy of the state; adopted once checked and saved.
-        Payment reports whose verification delay has passed are verified on the way."""
+        Payment reports whose verification delay has passed are verified on the way.
+
+        When only the clock moves — the same business day, no report falling due — the copy
+        shares the accounts (nothing but `now` changes): a deep copy of every account's
+        history took a second at 300 customers a tenant, for each few minutes a test or an
+        evaluation moved the clock."""
         with self._lock:
-            candidate = copy.deepcopy(self._state)
-            report = engine.advance(candidate, to)
-            report_verification.verify_due(
-                candidate, self._start.date(), self.verification_delay, self.forced_outcomes
+            only_the_clock = to.date() == self._state.now.date() and not (
+                report_verification.any_due(self._state, self.verification_delay, to)
             )
+            candidate = (
+                dataclasses.replace(self._state) if only_the_clock else copy.deepcopy(self._state)
+            )
+            report = engine.advance(candidate, to)  # refuses a clock going back, in both cases
+            if not only_the_clock:
+                report_verification.verify_due(
+                    candidate, self._start.date(), self.verification_delay, self.forced_outcomes
+                )
             check_state(candidate)
             self._persistence.save_all(candidate)
             self._install(candidate)
