@@ -13,12 +13,13 @@ from billing_toolkit.assistant.commands.eval_cli import run_evaluation
 from billing_toolkit.assistant.evaluation.narration_faults import NarrationFault
 from billing_toolkit.assistant.evaluation.record import CustomerRecord
 from billing_toolkit.assistant.evaluation.report import summarize
+from billing_toolkit.assistant.evaluation.runner import ChunkLog
 from billing_toolkit.assistant.evaluation.scenarios import ScenarioError, load_scenarios
 from billing_toolkit.assistant.evaluation.truth import Facts, record_facts, text_facts, wrong_items
 from billing_toolkit.assistant.text.identifiers import find_identifiers
 from billing_toolkit.assistant.turn.intents import route
 from billing_toolkit.assistant.vocabulary.intents import Intent
-from tests.assistant.assistant_fakes import evaluation_args, yaml_file
+from tests.assistant.assistant_fakes import FakeRetriever, evaluation_args, yaml_file
 
 
 @pytest.fixture(scope="module")
@@ -222,3 +223,19 @@ def test_the_late_fees_of_the_overdue_invoices_summed_are_a_record_figure() -> N
     assert wrong_items("De eso, USD 3,12 es recargo por mora.", facts, "") == []
     # a paid invoice's fee is not arrears: 12,12 is no figure of the record
     assert wrong_items("De eso, USD 12,12 es recargo por mora.", facts, "") == ["12,12"]
+
+
+def test_a_conversation_run_again_gets_its_chunks_again_without_a_search() -> None:
+    retriever = FakeRetriever()
+    log = ChunkLog(retriever)
+    zelle, pago_movil = "¿Cómo pago por Zelle?", "¿Cómo pago por Pago Móvil?"
+    first = log.search(zelle)
+    assert first and retriever.queries == [zelle]
+    recalled = log.recall()
+    assert list(recalled.search(zelle)) == list(first)
+    assert retriever.queries == [zelle]  # answered from the log
+    assert len(recalled.search(zelle, top_k=1)) == 1  # another depth is another search
+    assert recalled.search(pago_movil) and "es-pago-movil" in log.texts  # a new query is logged
+    assert retriever.queries == [zelle, zelle, pago_movil]
+    log.search(zelle)  # the timed clean run always searches
+    assert retriever.queries == [zelle, zelle, pago_movil, zelle]

@@ -44,6 +44,14 @@ def test_a_bad_profile_is_refused(tmp_path: Path, text: str, problem: str) -> No
         load_operator_profile(yaml_file(tmp_path, text))
 
 
+def test_an_edited_profile_is_read_again(tmp_path: Path) -> None:
+    path = yaml_file(tmp_path, "tenant: x\nformat_examples: [INV-2026-000123]\n")
+    assert load_operator_profile(path).format_examples == ("INV-2026-000123",)
+    path.write_text("tenant: x\nformat_examples: [INV-2026-04281]\n", encoding="utf-8")
+    with pytest.raises(OperatorProfileError, match="not one well-formed identifier"):
+        load_operator_profile(path)
+
+
 def test_a_missing_profile_is_refused(tmp_path: Path) -> None:
     with pytest.raises(OperatorProfileError, match="cannot read"):
         load_operator_profile(tmp_path / "absent.yaml")

@@ -38,6 +38,7 @@ from billing_toolkit.assistant.runtime import (
     NARRATORS,
     Assistant,
     AssistantConfig,
+    build_intent_classifier,
     build_narrator,
     open_assistant,
     open_retriever_for,
@@ -109,6 +110,7 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
             ) as http,
             open_retriever_for(config) as retriever,
         ):
+            classifier = build_intent_classifier(config)  # one per run, not per conversation
 
             def open_for(chosen: Narrator, shared: Retriever) -> Assistant:
                 return open_assistant(
@@ -117,6 +119,7 @@ def run_evaluation(args: argparse.Namespace) -> EvaluationReport:
                     retriever=shared,
                     narrator=chosen,
                     client_options={"sleep": _no_sleep},
+                    classifier=classifier,
                 )
 
             runner = SuiteRunner(

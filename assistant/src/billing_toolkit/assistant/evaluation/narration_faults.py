@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
-from billing_toolkit.assistant.text.amounts import find_amounts
+from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
 from billing_toolkit.assistant.text.currencies import currency_before, unit_of
-from billing_toolkit.assistant.text.dates import DateStyle, find_dates, write_like
+from billing_toolkit.assistant.text.dates import DateMention, DateStyle, find_dates, write_like
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.number_words import spell_number
 
@@ -71,14 +72,31 @@ Change = tuple[str, str, str]
 Span = tuple[int, int]
 
 
-def _evidence(request: NarrationRequest) -> list[str]:
-    return [
+Evidence = tuple[str, ...]
+_REMEMBERED = 1024
+"""How many texts the readers below remember: the probe tries every kind on each reply and
+the fault runs narrate the same replies over the same evidence once per kind, so the same
+text is read many times (each reader is a pure function of its text)."""
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _dates_of(text: str) -> tuple[DateMention, ...]:
+    return tuple(find_dates(text))
+
+
+@lru_cache(maxsize=_REMEMBERED)
+def _amounts_of(text: str) -> tuple[AmountMention, ...]:
+    return tuple(find_amounts(text))
+
+
+def _evidence(request: NarrationRequest) -> Evidence:
+    return (
         *(r.evidence_text for r in request.tool_results if r.evidence_text),
         *(c.text for c in request.chunks),
-    ]
+    )
 
 
-def _absent(candidate: str, evidence: Sequence[str]) -> bool:
+def _absent(candidate: str, evidence: Evidence) -> bool:
     """Neither the candidate nor its `.`/`,`-swapped form is a whole token of the evidence."""
     swapped = candidate.translate(str.maketrans(".,", ",."))
     patterns = [
@@ -94,7 +112,7 @@ def _replace(reply: str, start: int, end: int, corrupted: str) -> Change:
 
 def _outside_dates(reply: str) -> Callable[[int], bool]:
     """Whether a position of `reply` is outside its dates (a date has its own fault)."""
-    dates = [(d.start, d.end) for d in find_dates(reply)]
+    dates = [(d.start, d.end) for d in _dates_of(reply)]
     return lambda at: not any(start <= at < end for start, end in dates)
 
 
@@ -102,7 +120,7 @@ def _first(
     reply: str,
     tokens: Iterable[Span],
     corrupt: Callable[[str], str | None],
-    evidence: Sequence[str],
+    evidence: Evidence,
 ) -> Change | None:
     """Corrupt the first token (outside dates) whose corruption is a real change."""
     outside = _outside_dates(reply)
@@ -117,18 +135,18 @@ def _first(
 
 def _amounts(reply: str) -> list[Span]:
     """The digits of every amount, as the verifier reads amounts."""
-    return [(a.start, a.end) for a in find_amounts(reply)]
+    return [(a.start, a.end) for a in _amounts_of(reply)]
 
 
 def _digit_runs(reply: str) -> list[Span]:
     return [m.span() for m in _DIGIT_RUN.finditer(reply)]
 
 
-def _dropped_minus(reply: str, evidence: Sequence[str]) -> Change | None:
+def _dropped_minus(reply: str, evidence: Evidence) -> Change | None:
     """Drop the minus of the first negative amount, wherever the verifier reads it (`USD
     -12,50`, `-USD 12,50`), unless the unsigned figure is evidence too."""
     outside = _outside_dates(reply)
-    for amount in find_amounts(reply):
+    for amount in _amounts_of(reply):
         if amount.dash is None or amount.ambiguous or not outside(amount.dash):
             continue
         if _absent(reply[amount.start : amount.end], evidence):
@@ -153,7 +171,7 @@ def _transpose(token: str) -> str | None:
     return None
 
 
-def _neighbouring_invoice(reply: str, evidence: Sequence[str]) -> Change | None:
+def _neighbouring_invoice(reply: str, evidence: Evidence) -> Change | None:
     for match in _INVOICE.finditer(reply):
         sequence = int(match[2])
         for n in (sequence + 1, sequence - 1):
@@ -163,9 +181,9 @@ def _neighbouring_invoice(reply: str, evidence: Sequence[str]) -> Change | None:
     return None
 
 
-def _changed_date(reply: str, evidence: Sequence[str]) -> Change | None:
-    known = {d.value for text in evidence for d in find_dates(text)}
-    for mention in find_dates(reply):
+def _changed_date(reply: str, evidence: Evidence) -> Change | None:
+    known = {d.value for text in evidence for d in _dates_of(text)}
+    for mention in _dates_of(reply):
         if mention.value is None:
             continue
         for shift in _DAY_SHIFTS:
@@ -201,18 +219,19 @@ _STYLE_LANGUAGE = {DateStyle.SPANISH: Language.SPANISH, DateStyle.ENGLISH: Langu
 _MAX_SPELLED = 10**6
 
 
-def _amounts_in(evidence: Sequence[str]) -> set[tuple[Decimal, str | None]]:
+@lru_cache(maxsize=_REMEMBERED)
+def _amounts_in(evidence: Evidence) -> frozenset[tuple[Decimal, str | None]]:
     """Every amount of the evidence with the unit written beside it."""
-    return {
-        (a.value, unit_of(text, a.start, a.end)) for text in evidence for a in find_amounts(text)
-    }
+    return frozenset(
+        (a.value, unit_of(text, a.start, a.end)) for text in evidence for a in _amounts_of(text)
+    )
 
 
-def _currency_swap(reply: str, evidence: Sequence[str]) -> Change | None:
+def _currency_swap(reply: str, evidence: Evidence) -> Change | None:
     """`USD 45,00` → `Bs. 45,00` (and VES → USD) for the first amount with its currency
     written before it, unless the evidence holds the same figure in the other currency."""
     known = _amounts_in(evidence)
-    for amount in find_amounts(reply):
+    for amount in _amounts_of(reply):
         written = currency_before(reply, amount.dash if amount.dash is not None else amount.start)
         if written is None or written[2] not in _SWAPPED_CURRENCY:
             continue
@@ -222,11 +241,11 @@ def _currency_swap(reply: str, evidence: Sequence[str]) -> Change | None:
     return None
 
 
-def _wrong_value_in_words(reply: str, language: Language, evidence: Sequence[str]) -> Change | None:
+def _wrong_value_in_words(reply: str, language: Language, evidence: Evidence) -> Change | None:
     """`USD 45,00` → "cuarenta y seis dólares": the first positive amount with its currency,
     one unit more and spelled out, unless the evidence holds that value too."""
     known = _amounts_in(evidence)
-    for amount in find_amounts(reply):
+    for amount in _amounts_of(reply):
         written = currency_before(reply, amount.start)
         wrong = int(amount.value) + 1
         if written is None or amount.dash is not None or wrong >= _MAX_SPELLED:
@@ -246,7 +265,7 @@ def _bound(binder: Binder, at: int) -> Key | None:
 
 def _cross_record(
     reply: str,
-    evidence: Sequence[str],
+    evidence: Evidence,
     spans: Sequence[tuple[int, int]],
     stated: Callable[[str, str], bool],
 ) -> Change | None:
@@ -266,27 +285,27 @@ def _cross_record(
     return None
 
 
-def _cross_record_figure(reply: str, evidence: Sequence[str]) -> Change | None:
+def _cross_record_figure(reply: str, evidence: Evidence) -> Change | None:
     def stated(figure: str, record: str) -> bool:
-        values = {a.value for a in find_amounts(figure)}
-        return bool(values & {a.value for a in find_amounts(record)})
+        values = {a.value for a in _amounts_of(figure)}
+        return bool(values & {a.value for a in _amounts_of(record)})
 
     return _cross_record(reply, evidence, _amounts(reply), stated)
 
 
-def _cross_record_date(reply: str, evidence: Sequence[str]) -> Change | None:
+def _cross_record_date(reply: str, evidence: Evidence) -> Change | None:
     def stated(figure: str, record: str) -> bool:
-        values = {d.value for d in find_dates(figure)}
-        return bool(values & {d.value for d in find_dates(record)})
+        values = {d.value for d in _dates_of(figure)}
+        return bool(values & {d.value for d in _dates_of(record)})
 
-    dated = [(d.start, d.end) for d in find_dates(reply) if d.value is not None]
+    dated = [(d.start, d.end) for d in _dates_of(reply) if d.value is not None]
     return _cross_record(reply, evidence, dated, stated)
 
 
 def _wrong_weekday(reply: str, language: Language) -> Change | None:
     """`el 15 de diciembre de 2026` → `el miércoles 15 de diciembre de 2026` when the 15th
     is a Tuesday: the day after the right weekday, in the date's own language."""
-    for mention in find_dates(reply):
+    for mention in _dates_of(reply):
         if mention.value is None or mention.weekday is not None:
             continue
         names = _WEEKDAY_NAMES[_STYLE_LANGUAGE.get(mention.style, language)]
@@ -295,7 +314,7 @@ def _wrong_weekday(reply: str, language: Language) -> Change | None:
     return None
 
 
-_TEXT_FAULTS: dict[NarrationFault, Callable[[str, Sequence[str]], Change | None]] = {
+_TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
         reply, _digit_runs(reply), _transpose, ev
@@ -307,7 +326,7 @@ _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Sequence[str]], Change | None]
     NarrationFault.CROSS_RECORD_FIGURE: _cross_record_figure,
     NarrationFault.CROSS_RECORD_DATE: _cross_record_date,
 }
-_LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Sequence[str]], Change | None]] = {
+_LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Evidence], Change | None]] = {
     NarrationFault.WRONG_VALUE_IN_WORDS: _wrong_value_in_words,
     NarrationFault.WRONG_WEEKDAY: lambda reply, language, _: _wrong_weekday(reply, language),
 }
@@ -348,18 +367,31 @@ class FaultyNarrator:
 
 
 class FaultProbe:
-    """Wraps a narrator and notes which kinds of fault each of its replies offers something to
-    corrupt, changing nothing: `SuiteRunner.run_faults` runs a conversation again only for the
-    kinds its replies offer (`corrupt` is a pure function of the narration and its request)."""
+    """Wraps a narrator and keeps each reply with its request, changing nothing: `offered`
+    says which kinds of fault those replies offer something to corrupt, and
+    `SuiteRunner.run_faults` runs a conversation again only for those kinds.
+
+    The replies are judged when `offered` is read, kind by kind, up to the first reply that
+    offers the kind (`corrupt` is a pure function of the narration and its request, so when
+    it runs changes nothing)."""
 
     def __init__(self, inner: Narrator, kinds: Sequence[NarrationFault]) -> None:
         self._inner = inner
         self._kinds = tuple(kinds)
-        self.offered: set[NarrationFault] = set()
+        self._narrated: list[tuple[Narration, NarrationRequest]] = []
 
     def narrate(self, request: NarrationRequest) -> Narration:
         narration = self._inner.narrate(request)
-        self.offered.update(
-            kind for kind in self._kinds if corrupt(narration, kind, request)[1].applied
-        )
+        self._narrated.append((narration, request))
         return narration
+
+    @property
+    def offered(self) -> set[NarrationFault]:
+        return {
+            kind
+            for kind in self._kinds
+            if any(
+                corrupt(narration, kind, request)[1].applied
+                for narration, request in self._narrated
+            )
+        }

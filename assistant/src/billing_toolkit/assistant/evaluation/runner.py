@@ -21,6 +21,7 @@ from billing_toolkit.assistant.evaluation.narration_faults import (
     FaultyNarrator,
     NarrationFault,
 )
+from billing_toolkit.assistant.evaluation.record import CustomerRecord
 from billing_toolkit.assistant.evaluation.scenarios import (
     ExpectedTurn,
     IdentifierExpectation,
@@ -72,16 +73,38 @@ class TestClock(Protocol):
 
 
 class ChunkLog:
-    """A retriever wrapper that remembers every chunk it handed out, to read citations back."""
+    """A retriever wrapper that remembers every search: the texts of the chunks it handed
+    out, to read citations back, and each query's answer, for `recall`."""
 
     def __init__(self, inner: Retriever) -> None:
         self._inner = inner
         self.texts: dict[str, str] = {}
+        self._answers: dict[tuple[str, int], tuple[RetrievedChunk, ...]] = {}
 
     def search(self, query: str, top_k: int = 6) -> Sequence[RetrievedChunk]:
-        found = self._inner.search(query, top_k)
+        found = tuple(self._inner.search(query, top_k))
+        self._answers[(query, top_k)] = found
         self.texts.update({chunk.chunk_id: chunk.text for chunk in found})
-        return found
+        return list(found)
+
+    def recall(self) -> Retriever:
+        """This log answering a query it has seen from memory (searching the others): the
+        knowledge base does not change during a run and the retriever is a pure function of
+        the query, so a conversation run again gets exactly the chunks it got before, for
+        no search. The clean run searches for real: its latency is the assistant's."""
+        return _Recall(self)
+
+    def remembered(self, query: str, top_k: int) -> Sequence[RetrievedChunk]:
+        found = self._answers.get((query, top_k))
+        return self.search(query, top_k) if found is None else list(found)
+
+
+class _Recall:
+    def __init__(self, log: ChunkLog) -> None:
+        self._log = log
+
+    def search(self, query: str, top_k: int = 6) -> Sequence[RetrievedChunk]:
+        return self._log.remembered(query, top_k)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,8 +208,10 @@ class SuiteRunner:
         self._open = open_assistant
         self._faults = faults
         self._chunks = ChunkLog(retriever)
+        self._recalled = self._chunks.recall()
         self._published = text_facts(list(quotable_identifiers))
         self._clock = clock
+        self._facts: dict[str, Facts] = {}
 
     def resolve(self, scenarios: Sequence[Scenario]) -> list[ResolvedScenario]:
         return [self.roles.resolve(s) for s in scenarios]
@@ -197,12 +222,22 @@ class SuiteRunner:
         """The clean run: expectations, verified-wrong, identifiers and latency."""
         turns: list[TurnOutcome] = []
         for scenario in scenarios:
-            facts = record_facts(scenario.subject) | self._published
+            facts = self._subject_facts(scenario.subject) | self._published
             for turn, message, result, latency in self._converse(
-                scenario, narrator or TemplateNarrator()
+                scenario, narrator or TemplateNarrator(), searching=True
             ):
                 turns.append(self._judge(scenario, turn, message, result, latency, facts))
         return EvaluationReport(len(scenarios), tuple(turns))
+
+    def _subject_facts(self, subject: CustomerRecord | None) -> Facts:
+        """`record_facts` once per customer: many scenarios are about the same one, and the
+        record read at the start of the run does not change."""
+        if subject is None:
+            return NO_FACTS
+        known = self._facts.get(subject.account_number)
+        if known is None:
+            known = self._facts[subject.account_number] = record_facts(subject)
+        return known
 
     def run_faults(
         self,
@@ -247,11 +282,14 @@ class SuiteRunner:
         return probe.offered
 
     def _converse(
-        self, scenario: ResolvedScenario, narrator: Narrator
+        self, scenario: ResolvedScenario, narrator: Narrator, *, searching: bool = False
     ) -> Iterator[tuple[ExpectedTurn, str, TurnResult, float]]:
         """One conversation on a fresh assistant (fresh breaker, fresh conversation store),
-        yielding after each turn — a faulty narrator's `last_injection` is that turn's."""
-        with self._open(narrator, self._chunks) as assistant:
+        yielding after each turn — a faulty narrator's `last_injection` is that turn's.
+        `searching`: every query goes to the retriever (the timed clean run); otherwise a
+        query asked before is answered from the log (`ChunkLog.recall`)."""
+        retriever = self._chunks if searching else self._recalled
+        with self._open(narrator, retriever) as assistant:
             fault = scenario.scenario.fault
             if fault is not None:
                 self._faults.add(**fault)
@@ -308,8 +346,12 @@ class SuiteRunner:
         cited = text_facts(
             [self._chunks.texts[c] for c in result.citations if c in self._chunks.texts]
         )
-        wrong = wrong_items(reply, facts | cited | self._turn_facts(scenario, message), message)
-        wrong = wrong if reply else []
+        backed = facts | cited
+        wrong = wrong_items(reply, backed, message) if reply else []
+        if wrong:
+            # More facts only back more, so the turn's own (read from the API after the
+            # turn) are read only when the record and the chunks leave something unbacked.
+            wrong = wrong_items(reply, backed | self._turn_facts(scenario, message), message)
         hit, wrong_id, id_failures = _identifier_checks(turn, message, reply)
         return TurnOutcome(
             scenario.scenario.id,

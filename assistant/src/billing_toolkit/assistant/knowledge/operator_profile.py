@@ -16,6 +16,7 @@ Bias: an entry that is not a well-formed identifier is an error at start-up, nev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,22 @@ def _identifiers(raw: Any, field: str, path: Path) -> tuple[str, ...]:
 
 
 def load_operator_profile(path: Path = OPERATOR_PROFILE) -> OperatorProfile:
-    """Read and validate the profile; raises OperatorProfileError naming the problem."""
+    """Read and validate the profile; raises OperatorProfileError naming the problem.
+
+    Parsed once per version of the file (its modification time and size): an assistant is
+    built per conversation by the evaluation and per session by the commands, and reading
+    the YAML again each time cost more than building the rest of the assistant. An edited
+    file is read again."""
+    try:
+        version = path.stat()
+    except OSError as exc:
+        raise OperatorProfileError(f"cannot read the operator profile {path}: {exc}") from exc
+    return _parsed(path, version.st_mtime_ns, version.st_size)
+
+
+@lru_cache(maxsize=8)
+def _parsed(path: Path, mtime_ns: int, size: int) -> OperatorProfile:
+    """The profile at `path` in the version `mtime_ns`/`size` name (they key the cache)."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
