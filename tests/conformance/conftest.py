@@ -4,7 +4,8 @@ The kit itself never imports the simulator; only these fixtures do, to start it 
 read its dataset info (tenants, API keys, a sample account) the way the production team
 would read their staging data sheet. The plain simulator is the project's pytest plugin
 (`billing_sim_server`; modules set `OPTIONS` with the `billing_sim` marker); a broken one
-is the plugin's simulator behind a wrapper, served on its own loopback port.
+is the plugin's simulator behind a wrapper, served on its own loopback port, or handed the
+kit's requests in-process (`in_process`), which the mutant table uses to stay cheap.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import pytest
 
 from billing_toolkit.pytest_plugin import BillingSim, SimOptions, open_billing_sim
 from billing_toolkit.simulator.control import SimulatorControl
 from billing_toolkit.simulator.server import serve_in_thread
+from tests.conformance.in_process import InProcessTransport
 
 SEED = 7
 CUSTOMERS_PER_TENANT = 30
@@ -35,6 +38,8 @@ class Target:
     account_number: str
     customer_phone: str
     control: SimulatorControl
+    transport: httpx.BaseTransport | None = None
+    """How the kit reaches it when it is not on loopback (`run_kit(transport=...)`)."""
 
     def kit_values(self, **overrides: Any) -> dict[str, Any]:
         """Settings values for `build_settings`, as the production team would pass them."""
@@ -49,7 +54,9 @@ class Target:
         }
 
 
-def _target(base_url: str, control: SimulatorControl) -> Target:
+def _target(
+    base_url: str, control: SimulatorControl, transport: httpx.BaseTransport | None = None
+) -> Target:
     info = control.info()
     primary, other = info["tenants"][0], info["tenants"][1]
     sample = primary["samples"]["open_invoice"]
@@ -60,6 +67,7 @@ def _target(base_url: str, control: SimulatorControl) -> Target:
         account_number=sample["account_number"],
         customer_phone=sample["phone"],
         control=control,
+        transport=transport,
     )
 
 
@@ -75,6 +83,18 @@ def running_simulator(wrap: Wrap) -> Iterator[Target]:
             yield _target(server.url, sim.control)
         finally:
             server.stop()
+
+
+@contextmanager
+def in_process_simulator(wrap: Wrap) -> Iterator[Target]:
+    """A fresh simulator behind a broken wrapper, reached in-process (`InProcessTransport`);
+    the transport serves one kit run."""
+    with open_billing_sim(SimOptions(**OPTIONS.kwargs)) as sim:
+        transport = InProcessTransport(wrap(sim.app, sim.api_key))
+        try:
+            yield _target(sim.url, sim.control, transport)
+        finally:
+            transport.close()
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@ naming exactly the checks the bug breaks; the simulator behind a neutral proxy p
 Each mutant is a fresh, small, seeded simulator behind one `broken.Wrapper` subclass (the
 base class itself is the neutral proxy), and the kit runs in-process against it with its
 default settings (a 3 s idempotent retry delay) and a fake clock for the wait, so the table
-stays fast and never sleeps for real.
+stays fast and never sleeps for real. The kit's requests reach the mutant without a socket
+(`in_process.InProcessTransport`, the scope uvicorn would build); the `verify` CLI tests at
+the end go over loopback.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from billing_toolkit.conformance.runner import CHECK_NAMES, RunReport, run_kit
 from billing_toolkit.conformance.settings import build_settings
 from billing_toolkit.contract.rules import load_rules
 from tests.conformance import broken
-from tests.conformance.conftest import OPTIONS, running_simulator
+from tests.conformance.conftest import OPTIONS, in_process_simulator, running_simulator
 
 pytestmark = OPTIONS
 PROJECT_CHECKS = ",".join(sorted(CHECK_NAMES - {"schemathesis"}))
@@ -37,12 +39,12 @@ def run_against(mutant: type[broken.Wrapper]) -> RunReport:
         made.append(mutant(app, key))
         return made[-1]
 
-    with running_simulator(wrap) as target:
+    with in_process_simulator(wrap) as target:
         settings = build_settings(
             target.kit_values(checks=PROJECT_CHECKS), known_checks=CHECK_NAMES
         )
         clock = getattr(made[0], "clock", broken.FakeClock())
-        return run_kit(settings, sleep=clock.sleep)
+        return run_kit(settings, sleep=clock.sleep, transport=target.transport)
 
 
 def failed(report: RunReport) -> set[str]:
@@ -92,10 +94,10 @@ def test_every_rule_family_has_a_mutant_that_a_rule_of_the_family_catches() -> N
 )
 def test_a_writing_run_books_exactly_one_payment_of_the_amount(checks: str) -> None:
     # Issue 14: the scenario and the probe share the run's one payment, whichever runs.
-    with running_simulator(broken.Wrapper) as target:
+    with in_process_simulator(broken.Wrapper) as target:
         settings = build_settings(target.kit_values(checks=checks), known_checks=CHECK_NAMES)
         booked_before = target.control.info()["tenants"][0]["payments"]
-        report = run_kit(settings, sleep=broken.FakeClock().sleep)
+        report = run_kit(settings, sleep=broken.FakeClock().sleep, transport=target.transport)
         booked = target.control.info()["tenants"][0]["payments"] - booked_before
     assert booked == 1
     assert [(w.operation_id, w.amount) for w in report.writes] == [
@@ -107,12 +109,12 @@ def test_a_writing_run_books_exactly_one_payment_of_the_amount(checks: str) -> N
 
 
 def test_a_read_only_run_skips_the_writing_rules_and_says_why() -> None:
-    with running_simulator(broken.Wrapper) as target:
+    with in_process_simulator(broken.Wrapper) as target:
         settings = build_settings(
             target.kit_values(checks=PROJECT_CHECKS, allow_writes=False, other_tenant_key=None),
             known_checks=CHECK_NAMES,
         )
-        report = run_kit(settings, sleep=broken.FakeClock().sleep)
+        report = run_kit(settings, sleep=broken.FakeClock().sleep, transport=target.transport)
     skipped = {o.name: o.summary for o in report.outcomes if o.status is Status.SKIPPED}
     assert "--allow-writes" in skipped["idempotency.concurrency"]
     assert "--allow-writes" in skipped["currency.payment"]

@@ -32,9 +32,10 @@ class Exchange:
     response_headers: Mapping[str, str]
     response_body: bytes
 
-    @property
+    @cached_property
     def path(self) -> str:
-        """The decoded URL path, which is what the contract's templates describe."""
+        """The decoded URL path, which is what the contract's templates describe (parsed once:
+        every response rule asks for it)."""
         return unquote(urlsplit(self.url).path)
 
     def response_header(self, name: str) -> str | None:

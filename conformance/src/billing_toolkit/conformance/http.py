@@ -38,7 +38,6 @@ class ApiSession:
     def __init__(self, settings: KitSettings, transport: httpx.BaseTransport | None = None) -> None:
         self._settings = settings
         self._client = httpx.Client(
-            base_url=settings.base_url,
             timeout=settings.request_timeout,
             headers={"User-Agent": "billing-contract-conformance", "Accept": "application/json"},
             follow_redirects=False,
@@ -78,9 +77,10 @@ class ApiSession:
         implementation, and retrying would hide it.
         """
         all_headers = {**self._authorization(identity), **call.headers}
-        request = self._client.build_request(
-            call.method, call.path, params=call.params, json=json_body, headers=all_headers
-        )
+        # The whole URL parsed once (the base URL is plain: no query, no trailing slash);
+        # httpx's own joining of a relative path and params parses it three times.
+        url = httpx.URL(self._settings.base_url + call.path, params=call.params)
+        request = self._client.build_request(call.method, url, json=json_body, headers=all_headers)
         try:
             response = self._client.send(request, stream=True)
             try:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+import httpx
+
 from billing_toolkit.conformance.checks import (
     COVERAGE,
     SCENARIOS,
@@ -102,8 +104,13 @@ def run_kit(
     *,
     contract: Path = OPENAPI_PATH,
     sleep: Callable[[float], None] = time.sleep,
+    transport: httpx.BaseTransport | None = None,
 ) -> RunReport:
-    """Run every selected check against `settings.base_url`; `KitError` if it cannot start."""
+    """Run every selected check against `settings.base_url`; `KitError` if it cannot start.
+
+    `transport` carries the kit's own requests (the network by default); schemathesis always
+    sends its requests to `settings.base_url`. A test serves an ASGI app with it in-process.
+    """
     progress = progress or SilentProgress()
     facts = load_facts(contract)
     outcomes: list[CheckOutcome] = []
@@ -114,7 +121,7 @@ def run_kit(
         outcomes.append(outcome)
         progress.finished(outcome)
 
-    with ApiSession(settings) as session:
+    with ApiSession(settings, transport) as session:
         progress.stage("discovering the test data")
         data = discover(session, settings, facts)
         sweep(session, facts, data, settings.customer_phone)
