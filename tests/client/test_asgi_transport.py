@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
 import gzip
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -63,6 +65,28 @@ def test_a_request_and_its_answer_go_through_whole(http: httpx.Client) -> None:
     assert response.status_code == 200
     assert response.json() == {"method": "POST", "body": '{"amount":"10.00"}', "auth": "Bearer key"}
     assert response.request.url == "http://app.test/echo"
+
+
+def test_a_request_attempts_no_import_that_fails(
+    http: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # httpx's ASGITransport imports sniffio on every request (is trio running?): where the
+    # package is missing, each request paid a failed import, about a tenth of a millisecond.
+    http.get("/compressed")  # whatever the first request imports
+    failed: list[str] = []
+    real = builtins.__import__
+
+    def watching(name: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return real(name, *args, **kwargs)
+        except ImportError:
+            failed.append(name)
+            raise
+
+    monkeypatch.setattr(builtins, "__import__", watching)
+    for _ in range(3):
+        assert http.get("/compressed").status_code == 200
+    assert failed == []
 
 
 def test_a_streamed_request_body_arrives(http: httpx.Client) -> None:

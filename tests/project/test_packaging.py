@@ -181,7 +181,12 @@ def test_the_kernel_ships_the_contract_itself(wheels: dict[str, Path]) -> None:
 
 def test_the_sdk_distributions_need_only_their_own_libraries(wheels: dict[str, Path]) -> None:
     assert _requirements(wheels["contract"]) == {"pydantic", "pyyaml"}
-    assert _requirements(wheels["client"]) == {"billing-toolkit-contract", "httpx", "pydantic"}
+    assert _requirements(wheels["client"]) == {
+        "billing-toolkit-contract",
+        "httpx",
+        "pydantic",
+        "sniffio",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +212,7 @@ print(json.dumps(sorted({d.metadata["Name"] for d in importlib.metadata.distribu
 
 @pytest.mark.slow
 def test_the_sdk_installs_alone(sdk_python: Path) -> None:
-    """`pip install billing-toolkit-client` brings the kernel and three libraries: no web
+    """`pip install billing-toolkit-client` brings the kernel and four libraries: no web
     server, test framework, database driver or console script of the other distributions."""
     installed = {
         canonicalize_name(name)
