@@ -151,25 +151,36 @@ CHECKED_WITH_THE_MODEL = frozenset({"sentence_transformers"})
 `tests/retrieval/test_minilm_onnx.py`, whose process loads it for its reference anyway."""
 
 
-def _module_of(stub: Path) -> str:
+def stub_module(stub: Path) -> str:
+    """The module a stub under `typings/` describes (`sklearn/pipeline.pyi`: `sklearn.pipeline`)."""
     return ".".join(stub.relative_to(ROOT / "typings").with_suffix("").parts).removesuffix(
         ".__init__"
     )
 
 
+def library_mismatches(stub: Path) -> list[str]:
+    """`stub_mismatches` against the installed module the stub describes."""
+    return stub_mismatches(stub, importlib.import_module(stub_module(stub)))
+
+
+def stubs(with_the_model: bool) -> list[Path]:
+    """The stubs checked with the model loaded (`CHECKED_WITH_THE_MODEL`), or the others."""
+    return [
+        stub for stub in STUBS if (stub_module(stub) in CHECKED_WITH_THE_MODEL) == with_the_model
+    ]
+
+
 def test_every_stub_is_held_to_its_library_somewhere() -> None:
-    modules = {_module_of(stub) for stub in STUBS}
+    modules = {stub_module(stub) for stub in STUBS}
     assert CHECKED_WITH_THE_MODEL <= modules  # a stub removed: the list must follow
 
 
-@pytest.mark.parametrize(
-    "stub", [s for s in STUBS if _module_of(s) not in CHECKED_WITH_THE_MODEL], ids=_module_of
-)
+@pytest.mark.parametrize("stub", stubs(with_the_model=False), ids=stub_module)
 def test_every_stub_matches_the_installed_library(stub: Path) -> None:
     """The local stubs (`typings/`) spare pyright from binding all of `transformers`,
     scikit-learn and SciPy; they may only say what the library really is: every stubbed
     parameter exists, with its default."""
-    assert stub_mismatches(stub, importlib.import_module(_module_of(stub))) == []
+    assert library_mismatches(stub) == []
 
 
 def test_a_stub_that_misstates_the_library_is_caught(tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import subprocess
@@ -27,12 +26,7 @@ from billing_toolkit.assistant.understanding.embedding_classifier import Embeddi
 from billing_toolkit.assistant.understanding.ensemble import EnsembleClassifier
 from billing_toolkit.assistant.understanding.models import ENSEMBLE_WEIGHTS, intent_model
 from billing_toolkit.assistant.understanding.utterances import load_utterances
-from tests.project.test_static_checks import (
-    CHECKED_WITH_THE_MODEL,
-    STUBS,
-    _module_of,
-    stub_mismatches,
-)
+from tests.project.test_static_checks import library_mismatches, stub_module, stubs
 
 WEIGHTS = minilm_onnx.weights_directory()
 TOO_LONG = "factura vencida con recargo por mora " * 60
@@ -92,15 +86,13 @@ def test_the_onnx_vectors_are_sentence_transformers_vectors(
     assert np.max(np.abs(onnx - expected)) < 1e-4
 
 
-@pytest.mark.parametrize(
-    "stub", [s for s in STUBS if _module_of(s) in CHECKED_WITH_THE_MODEL], ids=_module_of
-)
+@pytest.mark.parametrize("stub", stubs(with_the_model=True), ids=stub_module)
 def test_the_stub_of_a_library_that_loads_torch_matches_it(
     stub: Path, reference: SentenceTransformersMiniLM
 ) -> None:
     """`tests/project/test_static_checks.py` holds the other stubs; this one is checked here,
     after the reference has loaded the library (importing it costs seconds)."""
-    assert stub_mismatches(stub, importlib.import_module(_module_of(stub))) == []
+    assert library_mismatches(stub) == []
 
 
 def test_the_ensemble_answers_held_out_rows_exactly_as_before(
