@@ -71,3 +71,19 @@ def test_removing_an_operation_with_a_major_bump_is_announced(released: Contract
     report = diff_contracts(released, _current_without("createPayment", f"{major}.0.0"))
     assert not report.fails(Severity.ERROR)
     assert [c.rule for c in report.changes if c.announced] == ["operation-removed"]
+
+
+def test_release_1_1_adds_and_its_own_changes_are_info() -> None:
+    """1.0.0 → 1.1.0 (issue 27): new operations and the rules about their records are
+    `info`; what warns is only the rules the 1.0.0 copy was released without (cut before
+    the contract carried `x-business-rules`), never anything about rates or reports."""
+    report = diff_contracts(
+        load_for_diff("OLD", RELEASED_DIR / "openapi-1.0.0.yaml"),
+        load_for_diff("NEW", RELEASED_DIR / "openapi-1.1.0.yaml"),
+    )
+    new_things = ("exchange_rate.", "payment_report.", "Rate", "Report")
+    worse = [c for c in report.changes if c.severity is not Severity.INFO]
+    assert {c.rule for c in worse} == {"business-rule-added"}
+    assert [c.location for c in worse if any(word in c.location for word in new_things)] == []
+    added = {c.message for c in report.changes if c.rule == "operation-added"}
+    assert len(added) == 4 and all("Report" in m or "ExchangeRate" in m for m in added)

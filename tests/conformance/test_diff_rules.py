@@ -308,6 +308,21 @@ BREAKING: list[Case] = [
          "business-rule-removed"),
 ]  # fmt: skip
 
+
+def _add_readiness(doc: Doc) -> None:
+    doc["paths"]["/health/ready"] = {
+        "get": {"operationId": "getReadiness", "security": [], "responses": {"200": ANY_OBJECT}}
+    }
+
+
+def _rule_about(operations: list[str], schemas: list[str]) -> Doc:
+    return {
+        "id": "readiness.meaning",
+        "statement": "Ready means the store answers.",
+        "applies-to": {"operations": operations, "schemas": schemas},
+    }
+
+
 NEEDS_A_LOOK: list[Case] = [
     Case("response pattern rewritten wider",
          _set(_field("Payment", "amount"), "pattern", "^[0-9]{1,12}(\\.[0-9]{2})?$"),
@@ -329,6 +344,16 @@ NEEDS_A_LOOK: list[Case] = [
     Case("business rule added",
          _append(lambda d: d["x-business-rules"], {"id": "currency.payment", "statement": "Same currency."}),
          "business-rule-added"),
+    Case("business rule added for a new operation and an old schema",
+         _edits(_add_readiness,
+                _append(lambda d: d["x-business-rules"], _rule_about(["getReadiness"], ["Payment"]))),
+         "business-rule-added"),
+    Case("business rule added about a new operation, naming no schema, beside an old one",
+         _edits(_add_readiness,
+                _append(lambda d: d["x-business-rules"], _rule_about(["getReadiness", "listPayments"], []))),
+         "business-rule-added"),
+    Case("business rule added for every operation",
+         _append(lambda d: d["x-business-rules"], _rule_about(["*"], [])), "business-rule-added"),
     Case("version went down", _version("0.9.0"), "version-decreased", old_edit=None),
 ]  # fmt: skip
 
@@ -341,10 +366,18 @@ NOT_BREAKING: list[Case] = [
          _set(_props("PaymentCreate"), "note", {"type": "string"}), "request-optional-property-added"),
     Case("new error status (413) on an existing operation",
          _set(_responses(create_op), "413", PROBLEM), "response-error-status-added"),
-    Case("new operation",
-         lambda d: d["paths"].__setitem__("/health/ready", {"get": {
-             "operationId": "getReadiness", "security": [], "responses": {"200": ANY_OBJECT}}}),
-         "operation-added"),
+    Case("new operation", _add_readiness, "operation-added"),
+    Case("business rule added about a new operation and its new schema only",
+         _edits(_add_readiness, _set(lambda d: d["components"]["schemas"], "Readiness", {"type": "object"}),
+                _append(lambda d: d["x-business-rules"], _rule_about(["getReadiness"], ["Readiness"]))),
+         "business-rule-added-for-new"),
+    Case("business rule added about a new schema, shown on an old operation",
+         _edits(_set(lambda d: d["components"]["schemas"], "Refund", {"type": "object"}),
+                _append(lambda d: d["x-business-rules"], _rule_about(["listPayments"], ["Refund"]))),
+         "business-rule-added-for-new"),
+    Case("business rule added about a new operation, naming no schema",
+         _edits(_add_readiness, _append(lambda d: d["x-business-rules"], _rule_about(["getReadiness"], []))),
+         "business-rule-added-for-new"),
     Case("request maxLength loosened", _set(_field("PaymentCreate", "reference"), "maxLength", 128),
          "request-constraint-loosened"),
     Case("request enum value added",

@@ -6,7 +6,10 @@ credit_balance`, a replay moves money once). Clients rely on it and implementati
 judged by it, so a rule removed or reworded is an `error`: what was promised is no longer
 what is promised. A new rule, or a rule applied to other operations or schemas, is a
 `warning`: implementations that passed may now fail, clients lose nothing. Statements are
-compared with whitespace collapsed, so re-wrapping YAML is no change.
+compared with whitespace collapsed, so re-wrapping YAML is no change. A new rule that
+speaks only of what the old version did not have (its operations and schemas all new, as a
+new operation's own rules are) is `info`: nothing that passed before is judged by it.
+Bias: a rule naming an old schema, every operation (`*`) or nothing counts as touching the old.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterator
 
 from billing_toolkit.conformance.diff.changes import Hit, Rule, Severity
 from billing_toolkit.contract.operations import Contract
-from billing_toolkit.contract.rules import BusinessRule, rules_from_document
+from billing_toolkit.contract.rules import EVERY_OPERATION, BusinessRule, rules_from_document
 
 
 def _rules(contract: Contract) -> dict[str, BusinessRule]:
@@ -69,11 +72,31 @@ def rule_scope_changed(old: Contract, new: Contract) -> Iterator[Hit]:
                 )
 
 
-def rule_added(old: Contract, new: Contract) -> Iterator[Hit]:
+def _about_new_only(rule: BusinessRule, old: Contract) -> bool:
+    """Whether the rule speaks only of what `old` lacks: its schemas (what it is about) all
+    new, or, naming no schema, its operations all new. A rule about a new kind of record
+    (`payment_report.pending` on `getBalance`) cannot fail an implementation that has none."""
+    if rule.schemas:
+        old_schemas = old.document.get("components", {}).get("schemas", {})
+        return not any(schema in old_schemas for schema in rule.schemas)
+    if EVERY_OPERATION in rule.operations or not rule.operations:
+        return False
+    return not any(operation in old.operations for operation in rule.operations)
+
+
+def _added(old: Contract, new: Contract, *, new_only: bool) -> Iterator[Hit]:
     before = _rules(old)
-    for rule_id in _rules(new):
-        if rule_id not in before:
+    for rule_id, rule in _rules(new).items():
+        if rule_id not in before and _about_new_only(rule, old) == new_only:
             yield Hit(_where(rule_id), f"business rule `{rule_id}` added")
+
+
+def rule_added(old: Contract, new: Contract) -> Iterator[Hit]:
+    return _added(old, new, new_only=False)
+
+
+def rule_added_for_new(old: Contract, new: Contract) -> Iterator[Hit]:
+    return _added(old, new, new_only=True)
 
 
 BUSINESS_RULES: tuple[Rule[Contract], ...] = (
@@ -85,4 +108,6 @@ BUSINESS_RULES: tuple[Rule[Contract], ...] = (
          "A business rule applies to other operations or schemas.", rule_scope_changed),
     Rule("business-rule-added", "business-rule-added", Severity.WARNING,
          "A new business rule implementations must now keep.", rule_added),
+    Rule("business-rule-added-for-new", "business-rule-added", Severity.INFO,
+         "A new business rule about new schemas (or new operations) only.", rule_added_for_new),
 )  # fmt: skip
