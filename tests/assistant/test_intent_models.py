@@ -9,10 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from billing_toolkit.assistant.retrieval import vector_cache
 from billing_toolkit.assistant.retrieval.embedders import MiniLMEmbedder
 from billing_toolkit.assistant.retrieval.embedders.base import Vectors
 from billing_toolkit.assistant.retrieval.embedders.minilm import load_encoder
-from billing_toolkit.assistant.retrieval.vector_cache import cache_key, cached_vectors
+from billing_toolkit.assistant.retrieval.vector_cache import (
+    ENV_CACHE,
+    cache_key,
+    cached_vectors,
+    known_or_embedded,
+)
 from billing_toolkit.assistant.runtime import AssistantConfig
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.understanding import models
@@ -218,6 +224,48 @@ def test_overlapping_training_sets_embed_each_text_once(tmp_path: Path) -> None:
     assert embedder.texts == ["a", "b", "c", "d"]
     assert np.array_equal(fold_two[0], fold_one[2]) and np.array_equal(fold_two[2], fold_one[0])
     assert np.array_equal(fold_two[1], fold_two[3]) and fold_two.shape == (4, 3)
+
+
+def test_a_shipped_text_is_embedded_once_and_a_message_is_kept_nowhere(tmp_path: Path) -> None:
+    embedder = Counting()
+    shipped = cached_vectors(embedder, ["quiero un agente", "cuanto debo"], tmp_path)
+    files = sorted(tmp_path.iterdir())
+    vectors = known_or_embedded(embedder, ["cuanto debo", "mi cédula es V-12345678"])
+    assert np.array_equal(vectors[0], shipped[1]) and vectors.shape == (2, 3)
+    known_or_embedded(embedder, ["mi cédula es V-12345678"])
+    assert embedder.texts == ["quiero un agente", "cuanto debo", *["mi cédula es V-12345678"] * 2]
+    assert sorted(tmp_path.iterdir()) == files, "a subscriber's message never reaches the disk"
+
+
+def test_a_file_read_from_disk_fills_the_bank(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process (a fresh bank) reads the file and embeds none of its texts again."""
+    embedder = Counting()
+    cached_vectors(embedder, ["a", "b"], tmp_path)
+    monkeypatch.setattr(vector_cache, "_BANK", {})
+    monkeypatch.setattr(vector_cache, "_READ", set())
+    again = Counting()
+    again.identity = embedder.identity
+    cached_vectors(again, ["a", "b"], tmp_path)
+    assert known_or_embedded(again, ["b", "a"]).shape == (2, 3) and again.calls == 0
+
+
+def test_measuring_the_held_out_rows_embeds_none_of_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A costly model reads the whole shipped utterance set's vectors at once, so classifying
+    the held-out rows (what measuring and cross-validation do) embeds nothing new."""
+    monkeypatch.setenv(ENV_CACHE, str(tmp_path))
+    embedder = Counting()
+    utterances = load_utterances()
+    rows = [next(row for row in utterances.train if row.label is label) for label in IntentLabel]
+    model = EmbeddingClassifier(rows, embedder, tmp_path)
+    assert embedder.calls == 1 and set(embedder.texts) == {row.text for row in utterances.rows}
+    model.classify_all([row.text for row in utterances.test])
+    assert embedder.calls == 1
+    model.classify_all(["ningún texto del conjunto"])
+    assert embedder.texts[-1] == "ningún texto del conjunto"
 
 
 def test_a_damaged_cache_file_is_recomputed_not_trusted(tmp_path: Path) -> None:

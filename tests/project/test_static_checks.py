@@ -146,9 +146,9 @@ def stub_mismatches(stub: Path, module: ModuleType) -> list[str]:
 
 
 STUBS = sorted((ROOT / "typings").rglob("*.pyi"))
-CHECKED_WITH_THE_MODEL = frozenset({"sentence_transformers"})
-"""Stubs of libraries that import torch (10 s): held to the library in
-`tests/retrieval/test_minilm_onnx.py`, whose process loads it for its reference anyway."""
+CHECKED_WITH_THE_MODEL = frozenset({"sentence_transformers", "transformers"})
+"""Stubs of libraries that import torch (8–11 s each time): held to the library in
+`tests/retrieval/test_minilm_onnx.py`, whose process loads both for its reference anyway."""
 
 
 def stub_module(stub: Path) -> str:

@@ -90,8 +90,8 @@ def test_the_onnx_vectors_are_sentence_transformers_vectors(
 def test_the_stub_of_a_library_that_loads_torch_matches_it(
     stub: Path, reference: SentenceTransformersMiniLM
 ) -> None:
-    """`tests/project/test_static_checks.py` holds the other stubs; this one is checked here,
-    after the reference has loaded the library (importing it costs seconds)."""
+    """`tests/project/test_static_checks.py` holds the other stubs; these are checked here,
+    after the reference has loaded the libraries (importing them costs seconds)."""
     assert library_mismatches(stub) == []
 
 

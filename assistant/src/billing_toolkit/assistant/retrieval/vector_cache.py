@@ -28,7 +28,7 @@ import numpy as np
 from billing_toolkit.assistant.retrieval.cache_files import ENV_CACHE, cache_directory
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder, Vectors
 
-__all__ = ["ENV_CACHE", "cache_directory", "cache_key", "cached_vectors"]
+__all__ = ["ENV_CACHE", "cache_directory", "cache_key", "cached_vectors", "known_or_embedded"]
 _log = logging.getLogger(__name__)
 
 
@@ -43,6 +43,8 @@ _BANK: dict[tuple[str, str], np.ndarray] = {}
 """Each shipped text's vector, once per process: the cross-validation folds are overlapping
 subsets of one utterance set, and embedding each fold whole embedded every row four times.
 Bounded, like the files, by the utterance set and the knowledge base."""
+_READ: set[str] = set()
+"""The files already read into the bank by this process (a fold's model reads the set's)."""
 
 
 def _embedded_once(embedder: Embedder, texts: Sequence[str]) -> Vectors:
@@ -55,15 +57,34 @@ def _embedded_once(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     return np.stack([_BANK[(embedder.identity, text)] for text in texts])
 
 
+def known_or_embedded(embedder: Embedder, messages: Sequence[str]) -> Vectors:
+    """`embedder.embed(messages)`, but a message that is a shipped text this process already
+    holds (a held-out utterance being measured) takes its vector from the bank. The others are
+    embedded now and kept nowhere: a subscriber's message never reaches the bank or the disk."""
+    identity = embedder.identity
+    missing = [m for m in dict.fromkeys(messages) if (identity, m) not in _BANK]
+    if not missing:
+        return np.stack([_BANK[(identity, m)] for m in messages])
+    if len(missing) == len(messages):
+        return embedder.embed(list(messages))
+    fresh = dict(zip(missing, embedder.embed(missing), strict=True))
+    return np.stack([fresh[m] if m in fresh else _BANK[(identity, m)] for m in messages])
+
+
 def cached_vectors(
     embedder: Embedder, texts: Sequence[str], directory: Path | None = None
 ) -> Vectors:
-    """`embedder.embed(texts)`, read from the cache when this exact pair was embedded before."""
+    """`embedder.embed(texts)`, read from the cache when this exact pair was embedded before;
+    either way, every text's vector is in this process's bank afterwards."""
     folder = cache_directory() if directory is None else directory
     path = folder / f"vectors-{cache_key(embedder.identity, texts)}.npy"
     try:
         vectors = np.load(path, allow_pickle=False)
         if vectors.shape == (len(texts), embedder.dimension) and vectors.dtype == np.float32:
+            if path.name not in _READ:
+                _READ.add(path.name)
+                for text, vector in zip(texts, vectors, strict=True):
+                    _BANK.setdefault((embedder.identity, text), vector)
             return vectors
     except (OSError, ValueError):
         pass

@@ -8,7 +8,9 @@ ensemble of both is what `models.py` chooses. Figures: `billing-assistant eval` 
 The embedder is the retrieval one (`retrieval/embedders`), whose weights load once per
 process; the training rows' vectors come from `vector_cache.py`, and the model fitted on them
 from `artifacts.py` (keyed by the vectors themselves), so only the first process on a machine
-pays for embedding them and fitting.
+pays for embedding them and fitting. With a costly embedder, the whole shipped utterance set is
+read from one cached file first, so measuring on held-out rows or cross-validating (every row
+classified once by the fold that lacks it) embeds nothing the machine embedded before.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from billing_toolkit.assistant.retrieval.embedders.base import Embedder
-from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors
+from billing_toolkit.assistant.retrieval.vector_cache import cached_vectors, known_or_embedded
 from billing_toolkit.assistant.understanding.artifacts import artifact_key, load_or_fit
 from billing_toolkit.assistant.understanding.classifier import (
     RANDOM_STATE,
@@ -31,7 +33,7 @@ from billing_toolkit.assistant.understanding.estimator_arrays import (
     logistic_arrays,
 )
 from billing_toolkit.assistant.understanding.labels import IntentLabel
-from billing_toolkit.assistant.understanding.utterances import Utterance
+from billing_toolkit.assistant.understanding.utterances import Utterance, load_utterances
 
 if TYPE_CHECKING:
     from sklearn.linear_model import LogisticRegression
@@ -50,6 +52,8 @@ class EmbeddingClassifier:
         check_rows_have_labels({row.label for row in rows})
         self.name = f"embedding-logreg:{embedder.identity}"
         self._embedder = embedder
+        if embedder.costly:
+            cached_vectors(embedder, [row.text for row in load_utterances().rows])
         vectors = cached_vectors(embedder, [row.text for row in rows])
         labels = [row.label.value for row in rows]
         settings = {"logreg": LOGREG, "shape": vectors.shape, "dtype": str(vectors.dtype)}
@@ -72,7 +76,7 @@ class EmbeddingClassifier:
     def classify_all(self, messages: Sequence[str]) -> list[IntentPrediction]:
         if not messages:
             return []
-        table = self._model.predict_proba(self._embedder.embed(list(messages)))
+        table = self._model.predict_proba(known_or_embedded(self._embedder, messages))
         return predictions_from(self._labels, table)
 
 
