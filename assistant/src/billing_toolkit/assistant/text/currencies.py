@@ -12,7 +12,8 @@ to it, the same way in a reply and in evidence:
 - `%`, "por ciento", "percent" after the digits: the unit `PERCENT`, never a currency.
 
 Every bolívar spelling of the current currency (`Bs`, `Bs.`, `Bs.D`, `Bs.S`, `VES`, `VED`,
-"bolívares") is `VES`; the retired bolívar fuerte (`Bs.F`, `VEF`, "bolívares fuertes") is its own unit, as are
+"bolívares", the everyday "bolos") is `VES`; the retired bolívar fuerte (`Bs.F`, `VEF`,
+"bolívares fuertes") is its own unit, as are
 currencies the billing system never uses (pesos, pounds) and cents standing alone ("45
 centavos"): a figure in them is backed by nothing. A figure with one unit before and another after has the unit `CONFLICT`, which no
 evidence holds. A figure with no unit beside it has none (None), and the verifier judges it
@@ -61,7 +62,7 @@ _CODES: dict[str, str] = {
 _WORDS: tuple[tuple[str, str], ...] = (
     (r"(?:us[ \t]+|american[ \t]+)?dollars?|d[oó]lar(?:es)?(?:[ \t]+americanos?)?", "USD"),
     (r"bol[ií]var(?:es|s)?[ \t]+fuertes?", "VEF"),
-    (r"bol[ií]var(?:es|s)?(?:[ \t]+digital(?:es)?)?", "VES"),
+    (r"bol[ií]var(?:es|s)?(?:[ \t]+digital(?:es)?)?|bolos?", "VES"),
     (r"euros?", "EUR"),
     (r"pesos?", "peso"),
     (r"libras?|pounds?", "GBP"),

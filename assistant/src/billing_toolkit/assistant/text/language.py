@@ -98,6 +98,35 @@ _ENGLISH_CUES = frozenset(
         "send",
         "just",
         "yes",
+        # Payment reports and the rate, said in a few words ("rate for nov 7?", "sent a
+        # transfer yesterday, ref 556677"): words of those topics no Spanish message uses.
+        "rate",
+        "exchange",
+        "dollar",
+        "dollars",
+        "bolivars",
+        "for",
+        "from",
+        "by",
+        "today",
+        "yesterday",
+        "bank",
+        "transfer",
+        "sent",
+        "made",
+        "report",
+        "verified",
+        "through",
+        "news",
+        "update",
+        "any",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
     )
 )
 _SPANISH_CUES = frozenset(
@@ -153,9 +182,35 @@ _SPANISH_CUES = frozenset(
         "puedo",
         "hay",
         "se",
+        # The same topics in Spanish ("tasa del 7/11", "y en bolos?", "hice pago movil hoy").
+        "y",
+        "en",
+        "ya",
+        "tasa",
+        "dolar",
+        "bolivares",
+        "bolos",
+        "hoy",
+        "ayer",
+        "banco",
+        "transferencia",
+        "hice",
+        "referencia",
+        "monto",
+        "reporte",
+        "les",
+        "llego",
+        "lunes",
+        "martes",
+        "miercoles",
+        "jueves",
+        "viernes",
+        "sabado",
+        "domingo",
     )
 )
-_WORD = re.compile(r"[a-z']+")
+_WORD = re.compile(r"(?<![a-z0-9])[a-z']+(?![a-z0-9])")
+"""A word; the letters of a code ("QW12ES", "1310bs") are none: their "es" is not Spanish."""
 
 
 def detect_language(text: str, *, fallback: Language = Language.SPANISH) -> Language:

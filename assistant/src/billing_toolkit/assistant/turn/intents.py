@@ -27,8 +27,10 @@ templates); keyword rules stay only as high-precision overrides, tried first:
 
 Several intents in one message ("cuanto debo y como pago", "1) saldo 2) mora") are routed
 clause by clause (`route_parts`): each clause that lands on a different route becomes a part
-of the reply, answered or named. Complaints and requests for a person are decided before
-routing (`understanding/complaint.py`, `understanding/person_request.py`).
+of the reply, answered or named; a payment report is one such route, and the turn answers
+the questions asked beside it (`questions_besides_a_report`). Complaints and requests for a
+person are decided before routing (`understanding/complaint.py`,
+`understanding/person_request.py`).
 
 Bias: a low-confidence reading is a knowledge-base question, never a guess at the
 subscriber's data; an action request always reaches a person.
@@ -37,7 +39,7 @@ subscriber's data; an action request always reaches a person.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,7 +62,7 @@ from billing_toolkit.assistant.understanding.rate_questions import (
 )
 from billing_toolkit.assistant.understanding.referring import Pointer, names_invoice, pointer_in
 from billing_toolkit.assistant.understanding.report_status_questions import asks_report_status
-from billing_toolkit.assistant.understanding.segments import split_clauses
+from billing_toolkit.assistant.understanding.segments import split_clauses, split_items
 from billing_toolkit.assistant.vocabulary.intents import Intent
 
 MIN_CONFIDENCE = 0.30
@@ -307,7 +309,9 @@ def route(
         match = pattern.search(text)
         if match:
             return _unsupported(capability, wants, match[0])
-    answerable = _answerable(text)
+    # "ok thanks, and the rate?": the rules read the question inside the courtesy too.
+    core = without_courtesy(text)
+    answerable = _answerable(text) or (_answerable(core) if core not in ("", text) else None)
     if answerable is not None:
         return answerable
     invoices = [i for i in identifiers if i.kind is IdentifierKind.INVOICE]
@@ -423,8 +427,11 @@ _ANSWERABLE_TOGETHER = frozenset(
         Intent.EXCHANGE_RATE,
         Intent.DUE_IN_BOLIVARES,
         Intent.REPORT_STATUS,
+        Intent.PAYMENT_REPORT,
     }
 )
+"""Routes a clause may take beside other clauses. A payment report is one: the turn reads it
+from the whole message and answers the questions beside it (`questions_besides_a_report`)."""
 
 
 def route_parts(
@@ -449,16 +456,93 @@ def route_parts(
     if len(clauses) < 2:
         return [whole]
     parts: list[RoutedPart] = []
+    for part in _answerable_clauses(clauses, identifiers, classifier, pointing):
+        if part.route.cue is None and len(part.text.split()) < MIN_UNSURE_WORDS:
+            continue
+        _add_new_route(parts, part)
+    return parts if len(parts) >= 2 else [whole]
+
+
+def questions_besides_a_report(
+    message: str,
+    identifiers: Sequence[Identifier] = (),
+    *,
+    classifier: IntentClassifier | None = None,
+    pointing: bool = False,
+    of_the_report: Callable[[str], bool],
+) -> list[RoutedPart]:
+    """The items of a message reporting a payment that ask something else — "…banesco hoy,
+    y cuánto me queda por pagar?", "…ref 0045127. what's the rate today?" — one per route,
+    in order, each to be answered beside the report.
+
+    A report is written as a list of facts ("pago móvil, ref 0045127, Bs. 1.310,40,
+    banesco"), so the message is cut at every comma and conjunction (`split_items`), and an
+    item counts only when it asks: a rule routes it ("¿a cómo está la tasa?", "¿ya
+    verificaron el anterior?"), or it is written as a question (a "?" or "¿" around it, or a
+    question word first) — routed by the model or, unsure and of `MIN_UNSURE_WORDS` words, a
+    knowledge-base question answered or named. A statement ("ya pagué", "te mando el
+    capture") belongs to the report whatever the model reads in it, and so does an item that
+    `of_the_report` says states the report's facts (a reference, an amount, a bank).
+    Bias: an item in doubt is the report's, read with it, never a question invented.
+    """
+    items = split_items(message)
+    if len(items) < 2:
+        return []
+    parts: list[RoutedPart] = []
+    for part in _answerable_clauses(items, identifiers, classifier, pointing):
+        cue = part.route.cue
+        if part.route.intent is Intent.PAYMENT_REPORT or of_the_report(part.text):
+            continue
+        ruled = cue is not None and not cue.startswith("model:")
+        if not ruled and not _asked(part.text, message):
+            continue
+        if cue is None and len(part.text.split()) < MIN_UNSURE_WORDS:
+            continue
+        _add_new_route(parts, part)
+    return parts
+
+
+_QUESTION_WORD = re.compile(
+    r"^(?:(?:y|e|and|pero|but|ah|ademas|tambien|also|ok|so) )*"
+    r"(?:que|cuanto|cuanta|cuantos|cuantas|cuando|cual|cuales|como|donde|por que|porque|"
+    r"a como|hasta cuando|me (?:dices|dice|puedes|pueden|indicas|confirmas)|"
+    r"(?:quiero |quisiera |necesito )?saber|dime|digame|decime|"
+    r"tell me|let me know|i (?:want|need|would like) to know|"
+    r"what|whats|what's|how|when|which|where|why|is|are|do|does|did|can|could|will|has|have)\b"
+)
+
+
+def _asked(clause: str, message: str) -> bool:
+    """Whether `clause` of `message` is written as a question: a question word first, or a
+    "¿" before it or a "?" after it in the message."""
+    if _QUESTION_WORD.search(fold(clause)):
+        return True
+    at = message.find(clause)
+    return at >= 0 and (
+        message[at + len(clause) :].lstrip(" ,").startswith("?")
+        or message[:at].rstrip(" ,").endswith("¿")
+    )
+
+
+def _answerable_clauses(
+    clauses: Sequence[str],
+    identifiers: Sequence[Identifier],
+    classifier: IntentClassifier | None,
+    pointing: bool,
+) -> Iterator[RoutedPart]:
+    """Each clause routed on its own, when its route can be answered beside others: not one
+    that only states an identifier or only denies an action."""
     for clause in clauses:
         own = [i for i in identifiers if i.literal in clause]
         if own and states_identifier(clause, own):
             continue
         routed = route(clause, own, classifier=classifier, pointing=pointing)
-        if routed.intent not in _ANSWERABLE_TOGETHER or _denied_only(clause):
-            continue
-        if routed.cue is None and len(clause.split()) < MIN_UNSURE_WORDS:
-            continue
-        key = (routed.intent, routed.capability, routed.topic)
-        if all((p.route.intent, p.route.capability, p.route.topic) != key for p in parts):
-            parts.append(RoutedPart(clause, routed))
-    return parts if len(parts) >= 2 else [whole]
+        if routed.intent in _ANSWERABLE_TOGETHER and not _denied_only(clause):
+            yield RoutedPart(clause, routed)
+
+
+def _add_new_route(parts: list[RoutedPart], part: RoutedPart) -> None:
+    """`part` joins `parts` unless one of them already takes its route."""
+    key = (part.route.intent, part.route.capability, part.route.topic)
+    if all((p.route.intent, p.route.capability, p.route.topic) != key for p in parts):
+        parts.append(part)

@@ -28,6 +28,7 @@ from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.understanding.payment_report_reading import (
     FIELDS,
     ReportReading,
+    says_paid,
     with_currency_of_method,
 )
 from billing_toolkit.client.payment_report_capabilities import ReportedPayment
@@ -61,12 +62,22 @@ NEEDS_BANK = frozenset({"pago_movil", "bank_transfer"})
 """Methods verified against a bank's statement: the bank is asked for (a Zelle has none)."""
 
 
-def says_a_report(reading: ReportReading) -> bool:
+def says_a_report(reading: ReportReading, message: str) -> bool:
     """A message that reports a payment whatever the intent model read: a reference together
-    with how or how much it was paid ("ya pagué por pago móvil ref 0123")."""
-    return reading.reference is not None and (
-        reading.method is not None or reading.amount is not None
-    )
+    with how or how much it was paid ("ya pagué por pago móvil ref 0123"), or how and how
+    much, said as done ("I sent 1310bs by pago movil" — not "¿puedo pagar 1310 bs por pago
+    móvil?")."""
+    if reading.reference is not None:
+        return reading.method is not None or reading.amount is not None
+    return reading.method is not None and reading.amount is not None and says_paid(message)
+
+
+def states_facts(reading: ReportReading) -> bool:
+    """Whether a clause states a fact only a report has — a reference, an amount or a bank
+    ("banesco hoy", "bs 1310,40"): it is part of the report, not a question beside it. A
+    method is no such fact ("¿ya verificaron mi pago móvil?"), nor a day ("¿cuánto debo
+    hoy?")."""
+    return any(field is not None for field in (reading.reference, reading.amount, reading.bank))
 
 
 def continues(draft: ReportDraft, reading: ReportReading) -> bool:

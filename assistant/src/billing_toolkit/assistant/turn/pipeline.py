@@ -64,6 +64,7 @@ from billing_toolkit.assistant.turn.intents import (
     REPORTING,
     Route,
     RoutedPart,
+    questions_besides_a_report,
     route_parts,
 )
 from billing_toolkit.assistant.turn.invoice_choice import (
@@ -80,6 +81,7 @@ from billing_toolkit.assistant.understanding.complaint import is_complaint
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import ends_with
 from billing_toolkit.assistant.understanding.payment_report_reading import (
+    ReportReading,
     day_said,
     read_payment_report,
 )
@@ -129,6 +131,16 @@ class _TurnOver(Exception):
     def __init__(self, result: TurnResult) -> None:
         super().__init__(result.action.value)
         self.result = result
+
+
+class _PartSaid(Exception):
+    """Raised while a part is answered when its reply is a fixed text (the question for a
+    report's missing field, the API's refusal of a report): alone in its turn, that text is
+    the turn's notice; beside other parts, it is this part of the reply."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +247,7 @@ class _RunningTurn:
         if self.draft is None:
             # A report's payer phone or reference is not a claim to be someone else.
             self._check_claims()
-        answers = [self._answer(part) for part in parts]
+        answers = [self._answer(part, alone=len(parts) == 1) for part in parts]
         return self._compose(parts, answers)
 
     def _people_first(self) -> None:
@@ -272,19 +284,18 @@ class _RunningTurn:
 
     def _reporting(self, parts: list[RoutedPart]) -> list[RoutedPart]:
         """A payment being reported — routed as one, said in so many words (a reference with
-        a method or amount), or the answer to a question about a draft — is the whole turn;
-        a draft the message says nothing of is abandoned (`turn/payment_reports.py`)."""
+        a method or amount), or the answer to a question about a draft — is one part of the
+        turn, and the questions asked beside it the others (`questions_besides_a_report`):
+        the report first when it is complete (a status asked is then the new report's), last
+        when a field is still missing (the reply ends with its question). A draft the
+        message says nothing of is abandoned (`turn/payment_reports.py`)."""
         stored = self.conversation.report_draft
         live = stored if stored is not None and stored.live(self.now) else None
-        reading = read_payment_report(
-            self.message,
-            self._today(),
-            live.asked if live else None,
-            day_first=self._day_first(),
-        )
+        asked = live.asked if live else None
+        reading = self._read_report(self.message, asked)
         reporting = any(
             p.route.intent is Intent.PAYMENT_REPORT for p in parts
-        ) or payment_reports.says_a_report(reading)
+        ) or payment_reports.says_a_report(reading, self.message)
         if live is not None and not reporting and not payment_reports.continues(live, reading):
             self.trace.record("report_draft", "abandoned", asked=live.asked)
             live = None
@@ -292,6 +303,21 @@ class _RunningTurn:
             self.conversation = replace(self.conversation, report_draft=None)
         if live is None and not reporting:
             return parts
+        besides = questions_besides_a_report(
+            self.message,
+            self.identifiers,
+            classifier=self.p.classifier,
+            pointing=bool(self.conversation.referents.live(self.now)),
+            of_the_report=lambda clause: payment_reports.states_facts(
+                self._read_report(clause, asked)
+            ),
+        )
+        if besides:
+            # The report is what the rest says: the "hoy" of "¿cuánto debo hoy?" is no day paid.
+            rest = self.message
+            for part in besides:
+                rest = rest.replace(part.text, " ")
+            reading = self._read_report(rest, asked)
         if reading.several_references:
             # Two payments in one message: one report per payment is for an agent to sort
             # out, never one of them filed and the other lost.
@@ -300,12 +326,24 @@ class _RunningTurn:
             self.wants = "reportar varios pagos / report several payments"
             self._escalate(EscalationReason.CAPABILITY_MISSING)
         self.draft = payment_reports.merged(live, reading)
-        self.trace.record("report_draft", "continued" if live else "started")
-        return [RoutedPart(self.message, REPORTING)]
+        self.trace.record(
+            "report_draft",
+            "continued" if live else "started",
+            besides=[p.route.intent.value for p in besides],
+        )
+        report = RoutedPart(self.message, REPORTING)
+        if payment_reports.missing(self.draft) is not None:
+            return [*besides, report]
+        # "…hoy, ¿ya lo verificaron?": the filed report's reply says its status.
+        return [report, *(p for p in besides if p.route.intent is not Intent.REPORT_STATUS)]
+
+    def _read_report(self, text: str, asked: str | None) -> ReportReading:
+        return read_payment_report(text, self._today(), asked, day_first=self._day_first())
 
     def _file_report(self) -> ToolResult:
         """Ask for the next missing field, or file the complete report once (its key from
-        the message that completed it) and forget the draft."""
+        the message that completed it) and forget the draft. The question, or the API's
+        refusal, is this part's whole reply (`_PartSaid`)."""
         draft = self.draft or ReportDraft()
         field_ = payment_reports.missing(draft)
         self.trace.record("report_draft", f"asks {field_}" if field_ else "complete")
@@ -313,14 +351,14 @@ class _RunningTurn:
             self.conversation = replace(
                 self.conversation, report_draft=payment_reports.asking(draft, field_, self.now)
             )
-            self._notice(payment_reports.question(field_, self.language))
+            raise _PartSaid(payment_reports.question(field_, self.language))
         self.conversation = replace(self.conversation, report_draft=None)
         key = payment_reports.idempotency_key(self.p.tenant, self.phone, self.message_id, draft)
         result = self._invoke(
             "report_payment", paid=payment_reports.reported(draft), idempotency_key=key
         )
         if not result.ok:
-            self._notice(notices.nothing_on_record("report_payment", self.language))
+            raise _PartSaid(notices.nothing_on_record("report_payment", self.language))
         return result
 
     def _rate(self, on: date, usd_amount: Decimal | None = None) -> ToolResult:
@@ -435,9 +473,16 @@ class _RunningTurn:
         if foreign:
             self._notice(notices.not_found(foreign, self.language))
 
-    def _answer(self, part: RoutedPart) -> _Answer | None:
+    def _answer(self, part: RoutedPart, *, alone: bool) -> _Answer | None:
         """One part of the reply, narrated from its evidence; None when nothing backs it."""
-        results = self._call(part.route)
+        try:
+            results = self._call(part.route, part.text)
+        except _PartSaid as said:
+            if alone:
+                self._notice(said.text)
+            # A fixed text states no figure: it needs no backing, and the subscriber's own
+            # words (their "Bs. 1.310,40") back nothing in the other parts.
+            return _Answer(said.text, (), (), (), about_account=False)
         personal = part.route.intent in PERSONAL_INTENTS
         query = f"{part.text} {part.route.topic}" if part.route.topic else part.text
         chunks = self._retrieve(query)
@@ -476,8 +521,9 @@ class _RunningTurn:
             shown_by(evidence),
         )
 
-    def _call(self, answering: Route) -> list[ToolResult]:
-        """The capability call(s) that answer `answering`; [] for policy questions."""
+    def _call(self, answering: Route, said: str) -> list[ToolResult]:
+        """The capability call(s) that answer `answering`, the route of `said` (the day of a
+        rate asked is the one that part names); [] for policy questions."""
         self.intent = answering.intent
         self.capability = answering.capability
         if answering.intent is Intent.GREETING:
@@ -504,7 +550,7 @@ class _RunningTurn:
         if answering.intent is Intent.PAYMENT_REPORT:
             return [self._file_report()]
         if answering.intent is Intent.EXCHANGE_RATE:
-            asked = day_said(self.message, self._today(), day_first=self._day_first())
+            asked = day_said(said, self._today(), day_first=self._day_first())
             return [self._rate(asked or self._today())]
         if answering.intent is Intent.DUE_IN_BOLIVARES:
             return self._due_in_bolivares()

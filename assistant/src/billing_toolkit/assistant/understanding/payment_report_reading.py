@@ -3,9 +3,10 @@
 
 A pure function of the message, the day it is read on and the field the last turn asked
 for. Each field is read only when the message says it in so many words: a reference after
-its keyword ("ref", "referencia", "nro", "#", "reference", "confirmation", "confirmación",
-"número de operación"), an amount with its currency beside it ("Bs. 1.310,40", "1310,40
-bolívares", "1310.40 bsf", "$28", "USD 28") or written with cents, a bank of the table
+its keyword ("ref", "referencia", "nro", "#", "reference", "confirmation", "code",
+"confirmación", "número de operación"), an amount with its currency beside it or glued to it
+("Bs. 1.310,40", "1310,40 bolívares", "1310.40 bsf", "$28", "USD 28", "1310bs", "Bs.1310",
+"usd25", "1310 bolos") or written with cents, a bank of the table
 (`knowledge/banks.py`), "hoy" / "ayer" / "el lunes" (the last Monday) / a date
 (`text/dates.py`, `text/relative_dates.py`). Bare digits, or a code of letters and digits,
 count only as the answer to the question just asked ("¿cuál es la referencia?" →
@@ -27,7 +28,7 @@ from decimal import Decimal
 
 from billing_toolkit.assistant.knowledge.banks import bank_named, find_bank
 from billing_toolkit.assistant.text.amounts import amount_value, find_amounts
-from billing_toolkit.assistant.text.currencies import unit_of
+from billing_toolkit.assistant.text.currencies import currency_before, unit_after, unit_of
 from billing_toolkit.assistant.text.dates import DateMention, find_dates
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.relative_dates import find_relative_dates, relative_days
@@ -60,8 +61,8 @@ _METHOD_WORDS = (
 _REFERENCE = re.compile(
     r"(?:\b(?:numero de referencia|nro\.? de referencia|n[uú]mero de ref|referencia|ref|nro|"
     r"(?:codigo|numero|nro\.?) de (?:confirmacion|operacion|aprobacion)|confirmacion|"
-    r"comprobante|operacion|codigo|reference(?: number)?|confirmation(?: number| code)?|conf)"
-    r"\b\.?|#)"
+    r"comprobante|operacion|codigo|code|reference(?: number)?|confirmation(?: number| code)?|conf)"
+    r"(?:\b|(?=\d))\.?|#)"
     r"\s*(?:(?:es|is|del pago|de la transferencia|del zelle|number|correcta|correcto|buena|"
     r"real|nueva|new|right|correct|de pago)\s*)*[:=#]?\s*"
     r"(?P<ref>(?=[0-9a-z]*\d)[0-9a-z]{4,32})\b"
@@ -69,20 +70,38 @@ _REFERENCE = re.compile(
 """A reference after its word, past the words of a correction ("la referencia correcta es
 0045999"), Zelle's confirmation code and a bank's "número de operación" included."""
 _BARE_REFERENCE = re.compile(
-    r"(?<![\w.,$])(?P<ref>\d{4,32}(?![a-z])|(?=[a-z]*\d)(?=\d*[a-z])(?!\d+(?:bs|usd)\b)[0-9a-z]{4,32})"
+    r"(?<![\w.,$])(?P<ref>\d{4,32}(?![a-z])|(?=[a-z]*\d)(?=\d*[a-z])[0-9a-z]{4,32})"
     r"(?![\w.,$]*\d)"
 )
 """Digits, or a code of letters and digits ("7HG52K", a Zelle confirmation), said alone as
-the answer to "¿cuál es la referencia?" — never an amount glued to its currency ("1310bs")."""
-_WHOLE = r"\d{1,3}(?:\.\d{3})+(?!,\d)|\d+"
-_WHOLE_AMOUNT = re.compile(rf"(?<![\w.,])(?P<n>{_WHOLE})(?![\w]|[.,]\d)")
-_OLD_BOLIVAR = re.compile(r"\bbs\.? ?f\b\.?|\bbsf\b")
-""""Bs.F" / "bsf", the bolívar fuerte's symbol many still write for the bolívar they pay in."""
+the answer to "¿cuál es la referencia?" — never an amount glued to its currency ("1310bs",
+"usd25", "1310 bolos": `_reference` leaves out the figures said in a currency)."""
+_WHOLE = r"\d{1,3}(?:\.\d{3})+(?!,\d)|\d{1,3}(?:,\d{3})+(?!\.\d)|\d+"
+"""A whole figure: plain, or grouped by threes in either convention ("1.310", "1,310") — three
+digits after the mark are a thousands group in both, never bolívar cents."""
+_WHOLE_AMOUNT = re.compile(rf"(?<![\d,])(?<!\d\.)(?P<n>{_WHOLE})(?!\d|[.,]\d)")
+_OLD_BOLIVAR = re.compile(r"(?<![a-z])bs\.? ?f(?![a-z])\.?|\bbolivar(?:es)? fuertes?\b")
+""""Bs.F" / "bsf" / "bolívares fuertes", the retired bolívar fuerte many still write for the
+bolívar they pay in, glued to the figure or not ("1310bsf"): read as the bolívar (`VES`).
+A reply never writes it — the verifier reads Bs.F as its own unit (`text/currencies.py`),
+which no evidence has."""
 _WEEKDAYS = ("lunes", "martes", "miercoles", "jueves", "viernes", "sabado", "domingo")
 _WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 AHEAD_AT_MOST = timedelta(days=31)
 """How far ahead a day written without a year may be and still be this year's."""
 _TODAY = re.compile(r"\b(?:hoy|today|esta manana|this morning|ahorita|ahora mismo|hace rato)\b")
+
+
+_PAID = re.compile(
+    r"\b(?:hice|hicimos|pague|pagamos|envie|enviamos|mande|transferi|transferimos|deposite|"
+    r"realice|cancele|sent|paid|made|transferred|wired)\b"
+)
+"""A payment said as done ("pagué", "le hice", "I sent"); "cancelé" is paying in Venezuela."""
+
+
+def says_paid(message: str) -> bool:
+    """Whether `message` says a payment was made, in the past tense."""
+    return bool(_PAID.search(fold(message)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +135,12 @@ def _reference(text: str, asked: str | None, taken: list[Span]) -> str | None:
         m for m in _REFERENCE.finditer(text) if not (asked == "bank" and bank_named(m["ref"]))
     ]
     if not matches and asked == "reference":
-        matches = [m for m in _BARE_REFERENCE.finditer(text) if _free(taken, m.start(), m.end())]
+        figures = _in_a_currency(text)
+        matches = [
+            m
+            for m in _BARE_REFERENCE.finditer(text)
+            if _free([*taken, *figures], m.start(), m.end())
+        ]
     if not matches:
         return None
     taken.extend(m.span("ref") for m in matches)
@@ -185,40 +209,95 @@ def _payment_date(text: str, today: date, day_first: bool, taken: list[Span]) ->
     return today if _TODAY.search(text) else None
 
 
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:el|del|on the|for the|of the|the)(?: dia)? (?P<day>3[01]|[12]\d|[1-9])(?:st|nd|rd|th)?"
+    r"(?![\w/.,:-]| ?(?:%|\$|(?:de|of|del|am|pm|h|bs|usd|dias|days)\b))"
+)
+"""A day of the month alone ("¿a cómo estuvo el dólar el 6?", "the rate on the 6th"): never
+the start of a fuller date, an hour, a figure or a count."""
+
+
+def _day_of_month(text: str, today: date) -> date | None:
+    """The last such day not after `today`: this month's, else last month's."""
+    match = _DAY_OF_MONTH.search(text)
+    if match is None:
+        return None
+    day = int(match["day"])
+    month_start = today.replace(day=1)
+    for first in (month_start, (month_start - timedelta(days=1)).replace(day=1)):
+        try:
+            written = first.replace(day=day)
+        except ValueError:
+            continue
+        if written <= today:
+            return written
+    return None
+
+
 def names_a_day(text: str) -> bool:
-    """Whether folded `text` names a day (a date, "ayer", "el sábado"), read as `day_said`
-    reads it — for any day, not only a past one."""
-    return bool(find_dates(text) or find_relative_dates(text))
+    """Whether folded `text` names a day (a date, "ayer", "el sábado", "el 6"), read as
+    `day_said` reads it — for any day, not only a past one."""
+    return bool(find_dates(text) or find_relative_dates(text) or _DAY_OF_MONTH.search(text))
 
 
 def day_said(message: str, today: date, *, day_first: bool = True) -> date | None:
     """The day `message` names — a date ("el sábado 7 de noviembre", the last one not after
-    `today` when it has no year), "ayer", "hoy" — or None."""
-    return _payment_date(fold(message), today, day_first, [])
+    `today` when it has no year), "ayer", "hoy", a day of the month alone ("el 6": the last
+    6th) — or None. A report's day is read without that last form (`_payment_date`): there
+    a bare "el 6" is too easily something else to file a payment under."""
+    text = fold(message)
+    return _payment_date(text, today, day_first, []) or _day_of_month(text, today)
 
 
-def _amount(text: str, asked: str | None, taken: list[Span]) -> tuple[Decimal, str | None] | None:
-    """The first figure with a currency beside it, else the first with cents; a whole number
-    without a currency only as the answer to "¿cuánto pagaste?"."""
-    candidates: list[tuple[int, Decimal, str | None]] = []
+def _glued_to_a_currency_only(text: str, start: int, end: int) -> bool:
+    """Whether the figure `text[start:end]` touches no letters but its currency's: "1310bs",
+    "bs1310", "Bs.1310", "25usd", "1310bolos" are figures; the digits of "ref0045127",
+    "V12345678" or "7HG52K" are not."""
+    before = text[start - 1 : start]
+    if (before.isalpha() or before == ".") and currency_before(text, start) is None:
+        return False
+    return not text[end : end + 1].isalpha() or unit_after(text, end) is not None
+
+
+_Figure = tuple[int, int, Decimal, str | None]
+"""A figure's span, value and unit."""
+
+
+def _figures(text: str, asked: str | None, taken: list[Span]) -> list[_Figure]:
+    """The figures an amount may be, in order: every one with cents, and a whole number with
+    a currency beside it (glued or not), or any as the answer to "¿cuánto pagaste?"."""
+    figures: list[_Figure] = []
     for mention in find_amounts(text):
         if _free(taken, mention.start, mention.end) and mention.dash is None:
             unit = unit_of(text, mention.start, mention.end)
-            candidates.append((mention.start, mention.value, unit))
+            figures.append((mention.start, mention.end, mention.value, unit))
     for match in _WHOLE_AMOUNT.finditer(text):
-        if not _free(taken, match.start(), match.end()):
+        start, end = match.span()
+        if not _free(taken, start, end) or not _glued_to_a_currency_only(text, start, end):
             continue
-        unit = unit_of(text, match.start(), match.end())
+        unit = unit_of(text, start, end)
         if unit in CURRENCIES or asked == "amount":
-            value = amount_value(f"{match['n'].replace('.', '')},00")
+            value = amount_value(f"{re.sub(r'[.,]', '', match['n'])},00")
             if value is not None:
-                candidates.append((match.start(), value, unit))
-    known = [c for c in candidates if c[2] in CURRENCIES]
-    bare = [c for c in candidates if c[2] is None]
+                figures.append((start, end, value, unit))
+    return sorted(figures)
+
+
+def _in_a_currency(text: str) -> list[Span]:
+    """Where `text` states a figure with its currency ("1310 bs", "usd25")."""
+    return [(start, end) for start, end, _, unit in _figures(text, None, []) if unit in CURRENCIES]
+
+
+def _amount(text: str, asked: str | None, taken: list[Span]) -> tuple[Decimal, str | None] | None:
+    """The first figure with a currency beside it, else the first with cents (or, answering
+    "¿cuánto pagaste?", the first whole number)."""
+    figures = _figures(text, asked, taken)
+    known = [f for f in figures if f[3] in CURRENCIES]
+    bare = [f for f in figures if f[3] is None]
     chosen = min(known or bare, default=None)
     if chosen is None:
         return None
-    _, value, unit = chosen
+    _, _, value, unit = chosen
     return value, unit
 
 

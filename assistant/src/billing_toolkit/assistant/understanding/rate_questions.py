@@ -28,7 +28,12 @@ _TODAYS_RATE = re.compile(
     r"|\btoday'?s (?:exchange |dollar |bcv |bolivar |official )?rate\b"
     r"|\b(?:the )?current (?:exchange |dollar |bcv |bolivar |official )?rate\b"
     r"|\b(?:what'?s|what is|whats) the (?:exchange |dollar |bcv |official )?rate\??$"
+    r"|^(?:and |ok |so )?(?:the )?(?:(?:exchange|dollar|bcv|official|bolivar|bs|usd) )*rate"
+    r"(?: (?:today|now|pls|please|bcv))*[ ?!.]*$"
+    r"|\brate (?:for |of )?(?:today|now|right now)\b"
 )
+"""Today's rate in so many words; in English a few are enough ("rate today?", "bcv rate?",
+"dollar rate pls"), as "tasa bcv" is in Spanish."""
 _BOLIVARES = r"(?:bolivares|bolivars|bolos|bs\.?|ves)(?!\w)"
 _IN_BOLIVARES = re.compile(rf"\b(?:en|in) {_BOLIVARES}|\bcuantos {_BOLIVARES}")
 _HOW_MUCH = re.compile(r"\b(?:cuanto|cuantos|how much|what)\b")
@@ -38,9 +43,18 @@ _MINE = re.compile(
     r"i have to pay)\b"
 )
 _OWN_IN_BOLIVARES = re.compile(
-    rf"\b(?:mi )?(?:saldo|deuda|factura)(?: \S+)?? (?:en|in) {_BOLIVARES}"
+    rf"\b(?:(?:mi )?(?:saldo|deuda|factura)(?: \S+)??|lo que (?:debo|tengo que pagar)|what i owe) "
+    rf"(?:en|in) {_BOLIVARES}"
 )
-"""Their own figure named in bolívares without a "how much": "¿mi saldo en bs?"."""
+"""Their own figure named in bolívares without a "how much": "¿mi saldo en bs?", "lo que
+debo en bs"."""
+_ONLY_IN_BOLIVARES = re.compile(
+    r"^(?:(?:ok|okay|y|and|e|pero|but) )*(?:(?:cuanto|how much)(?: es| is)? )?"
+    rf"(?:en|in) {_BOLIVARES}"
+    r"(?: (?:please|pls|porfa|por favor))?[ ?!.]*$"
+)
+"""A follow-up that is nothing but the currency ("¿y en bolos?", "ok and in bs?", "how much
+in bolos?"): what they owe, now in bolívares."""
 _RATE_ITSELF = re.compile(r"\b(?:es|esta|seria|son|is) (?:el dolar|la tasa|el cambio|the rate)\b")
 """The rate itself asked in bolívares ("¿cuánto es el dólar en bs?"): not their amount due."""
 _PRICE_OF = re.compile(r"\b(?:plan|planes|instalacion|router|equipo|cuesta|cuestan|cost|costs)\b")
@@ -52,8 +66,9 @@ their amount due."""
 
 _RATE_ASKED = re.compile(
     r"\b(?:a (?:como|cuanto)|cual|que|what|which|how much)\b(?: \S+){0,5} "
-    r"(?:tasa|dolar|rate|exchange rate)\b"
-    r"|\b(?:tasa|dolar|rate)\b(?: (?:bcv|del bcv|oficial|official))?(?: (?:del?|el|on|for|of)\b)?"
+    r"(?:tasa|dolar|dollar|rate|exchange rate)\b"
+    r"|\b(?:tasa|dolar|dollar|rate)\b(?: (?:bcv|del bcv|oficial|official))?"
+    r"(?: (?:del?|el|on|for|of)\b)?"
 )
 """The rate asked of a day the message names (`names_a_day`): "¿a cómo estuvo el dólar
 ayer?", "tasa del 7/11", "bcv rate on november 7", "exchange rate yesterday?"."""
@@ -76,6 +91,6 @@ def asks_due_in_bolivares(text: str) -> bool:
     due, at today's rate."""
     if _FIGURE.search(text) or _RATE_ITSELF.search(text) or _PRICE_OF.search(text):
         return False
-    if _OWN_IN_BOLIVARES.search(text):
+    if _OWN_IN_BOLIVARES.search(text) or _ONLY_IN_BOLIVARES.search(text):
         return True
     return bool(_IN_BOLIVARES.search(text) and _HOW_MUCH.search(text) and _MINE.search(text))

@@ -35,3 +35,15 @@ def split_clauses(message: str) -> list[str]:
         elif piece.strip(" ,"):
             parts.append(piece.strip(" ,"))
     return parts or [message.strip()]
+
+
+_ITEM = re.compile(rf"{_COMMA.pattern}|{_SOFT.pattern}", re.IGNORECASE)
+
+
+def split_items(message: str) -> list[str]:
+    """The items of a message written as a list — a payment report's "pago móvil, ref
+    0045127, Bs. 1.310,40, banesco y ¿a cómo está el dólar?": its clauses cut again at every
+    comma and conjunction, however short the pieces (the caller decides which item asks
+    something; the rest are facts)."""
+    items = (item.strip(" ,") for clause in split_clauses(message) for item in _ITEM.split(clause))
+    return [item for item in items if item]
