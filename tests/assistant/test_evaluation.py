@@ -193,6 +193,30 @@ def test_verified_wrong_compares_every_figure_with_the_record(
     assert wrong_items(reply, RECORD, message) == wrong
 
 
+def test_the_judge_reads_the_record_again_once_the_clock_has_moved(tmp_path: Path) -> None:
+    """A report verified after the clock moves is a payment: the balance told then is the new
+    one, and the judge must hold the reply to the record as it is now (a judge holding the
+    figures read before the run fails this right answer — and would pass the stale one)."""
+    scenarios = yaml_file(
+        tmp_path,
+        """scenarios:
+  - id: balance-after-a-verified-report
+    customer: open_invoice
+    report_outcomes: [{reference: "ZX9001", outcome: verified}]
+    turns:
+      - {say: "¿cuánto debo?", expect: reply}
+      - {say: "pagué por zelle USD 10,00, confirmación ZX9001, hoy", expect: reply, intent: payment_report}
+      - {say: "¿cuánto debo?", expect: reply, advance_minutes: 30}
+""",
+    )
+    report = run_evaluation(
+        evaluation_args(scenarios=scenarios, no_faults=True, intent_model="ngram")
+    )
+    before, _, after = (turn.result.reply or "" for turn in report.turns)
+    assert before != after, "the verified report changed nothing the reply could show"
+    assert summarize(report)["verified_wrong"] == 0, summarize(report)["verified_wrong_details"]
+
+
 def test_a_cited_chunk_backs_its_own_figures() -> None:
     chunk = text_facts(["La reconexión cuesta USD 5,00 y se cobra el 05/01/2026."])
     assert wrong_items("La reconexión cuesta USD 5,00.", RECORD | chunk, "") == []

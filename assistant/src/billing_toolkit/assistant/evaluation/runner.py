@@ -222,22 +222,35 @@ class SuiteRunner:
         """The clean run: expectations, verified-wrong, identifiers and latency."""
         turns: list[TurnOutcome] = []
         for scenario in scenarios:
-            facts = self._subject_facts(scenario.subject) | self._published
             for turn, message, result, latency in self._converse(
                 scenario, narrator or TemplateNarrator(), searching=True
             ):
+                facts = self._subject_facts(scenario.subject) | self._published
                 turns.append(self._judge(scenario, turn, message, result, latency, facts))
         return EvaluationReport(len(scenarios), tuple(turns))
 
+    def _record(self, subject: CustomerRecord | None) -> CustomerRecord | None:
+        """The subject's record as it is now: read once, and again after the test clock
+        moves (`_advance`), never the copy resolved before the run."""
+        return None if subject is None else self.roles.record.record(subject.account_number)
+
     def _subject_facts(self, subject: CustomerRecord | None) -> Facts:
-        """`record_facts` once per customer: many scenarios are about the same one, and the
-        record read at the start of the run does not change."""
+        """`record_facts` of the record as it is now, once per customer until the clock
+        moves: many scenarios are about the same one."""
         if subject is None:
             return NO_FACTS
         known = self._facts.get(subject.account_number)
         if known is None:
-            known = self._facts[subject.account_number] = record_facts(subject)
+            known = self._facts[subject.account_number] = record_facts(self._record(subject))
         return known
+
+    def _advance(self, clock: TestClock, minutes: float) -> None:
+        """Move the test clock, and forget every record read: a report verified is a
+        payment now, a new day bills, so the judge must not hold the reply to the figures
+        of before (which would pass a stale balance and fail the right one)."""
+        clock.advance(minutes=minutes)
+        self.roles.record.record.cache_clear()
+        self._facts.clear()
 
     def run_faults(
         self,
@@ -303,7 +316,7 @@ class SuiteRunner:
                     if isinstance(narrator, FaultyNarrator):
                         narrator.last_injection = None
                     if turn.advance_minutes and self._test_clock is not None:
-                        self._test_clock.advance(minutes=turn.advance_minutes)
+                        self._advance(self._test_clock, turn.advance_minutes)
                     started = self._clock()
                     result = assistant.pipeline.handle(
                         scenario.phone, message, message_id=turn.message_id
@@ -329,7 +342,7 @@ class SuiteRunner:
         days = {today, *(d for d in named if d is not None)}
         record = self.roles.record
         rates = [r for d in sorted(days) if (r := record.exchange_rate(d.isoformat())) is not None]
-        subject = scenario.subject
+        subject = self._record(scenario.subject)
         reports = record.payment_reports(subject.account_number) if subject else ()
         return rate_facts(subject, reports, rates)
 
