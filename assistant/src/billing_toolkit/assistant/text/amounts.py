@@ -43,6 +43,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from billing_toolkit.assistant.text.remembered import remembered
 from billing_toolkit.contract.formats import contract_formats
 
 AMBIGUOUS = "- "
@@ -157,6 +158,7 @@ class AmountMention:
         return self.token.startswith(AMBIGUOUS)
 
 
+@remembered
 def find_amounts(text: str) -> list[AmountMention]:
     """Every amount-shaped number of `text`, in order, with its sign read as above.
 

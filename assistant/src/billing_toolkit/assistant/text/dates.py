@@ -49,6 +49,7 @@ from billing_toolkit.assistant.text.months import (
     SPANISH_NAMES,
 )
 from billing_toolkit.assistant.text.number_words import ORDINAL, RUN, YEAR, read_spelled_value
+from billing_toolkit.assistant.text.remembered import remembered
 
 _MONTHS_ES = dict(SPANISH_FULL) | dict(SPANISH_ABBREVIATIONS)
 _MONTHS_EN = dict(ENGLISH_FULL) | dict(ENGLISH_ABBREVIATIONS)
@@ -326,6 +327,7 @@ def _days_of_named_month(text: str, mentions: list[DateMention]) -> list[DateMen
     return found
 
 
+@remembered
 def find_dates(text: str, day_first: bool | None = None) -> list[DateMention]:
     """Every date mention in `text`, in order, without overlaps (the longest wins a tie),
     each widened to the weekday written before it.

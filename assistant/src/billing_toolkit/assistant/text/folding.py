@@ -10,6 +10,7 @@ concerns apart).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -30,8 +31,11 @@ class _BaseLetters(dict[int, int]):
 _BASE_LETTERS = _BaseLetters()
 
 
+@functools.lru_cache(maxsize=8192)
 def fold(text: str) -> str:
-    """Lowercase, strip combining accents (á→a, ñ→n) and collapse runs of whitespace."""
+    """Lowercase, strip combining accents (á→a, ñ→n) and collapse runs of whitespace
+    (remembered per text, like the readers of `remembered.py`: rules fold the same message
+    and reply dozens of times a turn)."""
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return _SPACES.sub(" ", stripped.lower()).strip()

@@ -34,6 +34,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
+from billing_toolkit.assistant.text.remembered import remembered
 from billing_toolkit.contract.formats import IdentifierFormat, contract_formats
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
@@ -243,10 +244,11 @@ def find_identifiers(
     text: str, kinds: Collection[IdentifierKind] = SUBSCRIBER_KINDS
 ) -> list[Identifier]:
     text = unicodedata.normalize("NFKC", text) if not text.isascii() else text
-    return _find(text, kinds)
+    return _find(text, kinds if isinstance(kinds, frozenset) else frozenset(kinds))
 
 
-def _find(text: str, kinds: Collection[IdentifierKind]) -> list[Identifier]:
+@remembered
+def _find(text: str, kinds: frozenset[IdentifierKind]) -> list[Identifier]:
     """Every identifier of `kinds` in `text`, in order of appearance, without overlaps.
 
     Patterns are tried in a fixed priority (invoice, payment, plan, RIF, cédula, phone,

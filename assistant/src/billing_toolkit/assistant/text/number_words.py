@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from billing_toolkit.assistant.text.currencies import CONFLICT, unit_after, unit_before
 from billing_toolkit.assistant.text.folding import fold, strip_accents
+from billing_toolkit.assistant.text.remembered import remembered
 
 _UNITS = {
     "cero": 0, "un": 1, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
@@ -288,6 +289,7 @@ def read_spelled_value(literal: str) -> int | None:
     )
 
 
+@remembered
 def find_spelled_numbers(text: str) -> list[SpelledNumber]:
     """Every run of number words in `text`, with cents after "con" folded into its value
     (`cuarenta y cinco con cincuenta` = 45.50; cents of 100 or more have no value)."""

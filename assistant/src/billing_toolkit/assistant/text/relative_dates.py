@@ -24,6 +24,7 @@ from datetime import date
 from billing_toolkit.assistant.text.folding import fold, strip_accents
 from billing_toolkit.assistant.text.months import ENGLISH_NAMES, SPANISH_NAMES
 from billing_toolkit.assistant.text.number_words import RUN, read_number_words
+from billing_toolkit.assistant.text.remembered import remembered
 
 _COUNT = rf"(?:\d+|{RUN}|an?)"
 _VAGUE = r"(?:unos|pocos|algunos|un[ \t]+par[ \t]+de|a[ \t]+few|a[ \t]+couple[ \t]+of|several|some)"
@@ -90,6 +91,7 @@ _STATED_DAYS = re.compile(r"\b(\d+) days (?:(until)|ago)\b")
 "fell due 2026-11-20, 9 days ago"."""
 
 
+@remembered
 def find_relative_dates(text: str) -> list[tuple[int, int, str]]:
     """(start, end, literal) of every relative date in `text`, in order (matched without
     accents, `strip_accents`: "mañana" and "manana" alike)."""
