@@ -76,6 +76,13 @@ _BARE_REFERENCE = re.compile(
 """Digits, or a code of letters and digits ("7HG52K", a Zelle confirmation), said alone as
 the answer to "¿cuál es la referencia?" — never an amount glued to its currency ("1310bs",
 "usd25", "1310 bolos": `_reference` leaves out the figures said in a currency)."""
+_REFERENCE_GROUP = re.compile(
+    r"-(?P<dashed>\d{2,})(?!\d|[.,]\d|[/:])"
+    r"| (?P<spaced>\d{2,8})(?!\d|[.,]\d|[/:]| ?(?:bs|bolivar|bolo|usd|dolar|dollar|\$|%))"
+)
+"""The next group of a reference written in parts, as subscribers copy it off a receipt
+("0045-127", "0045 127", "1234 5678 9012"): after a dash any digits; after a space digits
+that are no figure, date or hour of their own ("ref 0045 1310 bs" is an amount beside it)."""
 _WHOLE = r"\d{1,3}(?:\.\d{3})+(?!,\d)|\d{1,3}(?:,\d{3})+(?!\.\d)|\d+"
 """A whole figure: plain, or grouped by threes in either convention ("1.310", "1,310") — three
 digits after the mark are a thousands group in both, never bolívar cents."""
@@ -143,12 +150,31 @@ def _reference(text: str, asked: str | None, taken: list[Span]) -> str | None:
         ]
     if not matches:
         return None
-    taken.extend(m.span("ref") for m in matches)
-    return matches[0]["ref"].upper()
+    spans = [_grouped(text, m) for m in matches]
+    taken.extend(span for span, _ in spans)
+    return spans[0][1]
+
+
+def _grouped(text: str, match: re.Match[str]) -> tuple[Span, str]:
+    """The reference `match` starts, with the groups it goes on in (`_REFERENCE_GROUP`):
+    its span and its characters, joined and upper-cased. Bias: a group joins only a digit
+    reference whose parts so far are short (at most four digits each — how a receipt's
+    number is split for reading), so "ref 0045127 1310" never takes the figure after it."""
+    start, end = match.span("ref")
+    reference = match["ref"]
+    while reference.isdigit() and (group := _REFERENCE_GROUP.match(text, end)):
+        part = group["dashed"] or group["spaced"]
+        last = re.search(r"\d+$", text[start:end])
+        if len(reference) + len(part) > 32 or (
+            group["spaced"] and last is not None and len(last[0]) > 4
+        ):
+            break
+        reference, end = reference + part, group.end()
+    return (start, end), reference.upper()
 
 
 def _references(text: str) -> set[str]:
-    return {m["ref"] for m in _REFERENCE.finditer(text)}
+    return {_grouped(text, m)[1] for m in _REFERENCE.finditer(text)}
 
 
 def last_such_day(month_day: tuple[int, int], today: date) -> date | None:

@@ -134,14 +134,19 @@ def _verify(
     )
 
 
-def any_due(state: BillingState, delay: timedelta, by: datetime) -> bool:
-    """Whether a pending report becomes due for verification by `by` (`verify_due` then has
-    something to resolve)."""
-    return any(
-        report.status == PENDING and report.created_at + delay <= by
-        for accounts in state.accounts.values()
-        for account in accounts.values()
-        for report in account.payment_reports
+def due_moments(state: BillingState, delay: timedelta, by: datetime) -> list[datetime]:
+    """The moments, in order, at which pending reports fall due for verification by `by`
+    (one already due counts at `state.now`). The clock stops at each, so a report is judged
+    and booked when its delay passes, before any later day's overdue, late fee or
+    suspension: verified only at `by`, a payment made in time paid a late fee."""
+    return sorted(
+        {
+            max(report.created_at + delay, state.now)
+            for accounts in state.accounts.values()
+            for account in accounts.values()
+            for report in account.payment_reports
+            if report.status == PENDING and report.created_at + delay <= by
+        }
     )
 
 

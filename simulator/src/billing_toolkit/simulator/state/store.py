@@ -242,17 +242,18 @@ class BillingStore:
         history took a second at 300 customers a tenant, for each few minutes a test or an
         evaluation moved the clock."""
         with self._lock:
-            only_the_clock = to.date() == self._state.now.date() and not (
-                report_verification.any_due(self._state, self.verification_delay, to)
-            )
+            moments = report_verification.due_moments(self._state, self.verification_delay, to)
+            only_the_clock = to.date() == self._state.now.date() and not moments
             candidate = (
                 dataclasses.replace(self._state) if only_the_clock else copy.deepcopy(self._state)
             )
-            report = engine.advance(candidate, to)  # refuses a clock going back, in both cases
-            if not only_the_clock:
+            report = DayReport()
+            for moment in moments:  # each report is judged when its delay passes
+                report.add(engine.advance(candidate, moment))
                 report_verification.verify_due(
                     candidate, self._start.date(), self.verification_delay, self.forced_outcomes
                 )
+            report.add(engine.advance(candidate, to))  # refuses a clock going back, in both cases
             check_state(candidate)
             self._persistence.save_all(candidate)
             self._install(candidate)
