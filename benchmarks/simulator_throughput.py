@@ -28,8 +28,13 @@ background load; each comparison (journal on vs off, limiter on vs off) prints t
 of the median round's CPU per request and req/s, with the spread between rounds of each
 configuration, and says whether the difference exceeds that spread (the noise of this run).
 
+With `--pin`, every server runs on the last core and the load generator on the first, so
+a server never shares its core with the load and CPU per request repeats to a few
+microseconds between runs (unpinned, the scheduler moves them and the figures drift by 10 %).
+
 Usage: .venv/bin/python benchmarks/simulator_throughput.py [--seconds 10] [--rounds 5]
        [--connections 32] [--http h11|httptools] [--load wrk|python] [--skip-openapi-core]
+       [--pin]
 Target (issue 3): simulator >= 50 % of bare throughput, p99 < 25 ms at 32 connections.
 """
 
@@ -93,11 +98,19 @@ def _simulator_app(
     rate_limits: tuple[str, ...] = (),
     journal_size: int | None = None,
     log_level: str = "info",
+    write_every_s: float | None = None,
 ) -> Any:
-    from billing_toolkit.simulator import SimulatorConfig, create_app
-    from billing_toolkit.simulator.logs import configure_logging
+    """`write_every_s`: the request log writer's interval (None: `serve`'s own)."""
+    import logging
 
-    configure_logging(log_level, open(os.devnull, "w"), background=True)  # noqa: SIM115
+    from billing_toolkit.simulator import SimulatorConfig, create_app
+    from billing_toolkit.simulator.logs import LOGGER_NAMES, JsonLinesHandler, configure_logging
+
+    configure_logging(log_level, open(os.devnull, "w"), background=write_every_s is None)  # noqa: SIM115
+    if write_every_s is not None:
+        handler = logging.getLogger(LOGGER_NAMES[0]).handlers[0]
+        assert isinstance(handler, JsonLinesHandler)
+        handler.write_in_background(write_every_s)
     config = SimulatorConfig(
         customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits
     )
@@ -106,7 +119,7 @@ def _simulator_app(
     return create_app(config)
 
 
-def serve(kind: str, port: int, http: str) -> None:
+def serve(kind: str, port: int, http: str, write_every_s: float | None = None) -> None:
     """One server, in this process, with the simulator's own uvicorn settings."""
     import uvicorn
 
@@ -115,13 +128,15 @@ def serve(kind: str, port: int, http: str) -> None:
     if kind == "bare":
         app = bare_app()
     elif kind == "limited":
-        app = _simulator_app("compiled", LIMITER_ON)
+        app = _simulator_app("compiled", LIMITER_ON, write_every_s=write_every_s)
     elif kind == "no-journal":
-        app = _simulator_app("compiled", journal_size=0)
+        app = _simulator_app("compiled", journal_size=0, write_every_s=write_every_s)
     elif kind == "quiet":
-        app = _simulator_app("compiled", journal_size=0, log_level="warning")
+        app = _simulator_app(
+            "compiled", journal_size=0, log_level="warning", write_every_s=write_every_s
+        )
     else:
-        app = _simulator_app(kind)
+        app = _simulator_app(kind, write_every_s=write_every_s)
     config = uvicorn_config(app, "127.0.0.1", port, "warning")
     config.http = http
     uvicorn.Server(config).run()
@@ -310,7 +325,10 @@ class Server:
     process: subprocess.Popen[bytes]
 
 
-def start_server(name: str, kind: str, headers: dict[str, str], http: str) -> Server:
+def start_server(
+    name: str, kind: str, headers: dict[str, str], http: str, core: int | None
+) -> Server:
+    """`core`: the one CPU the server may run on (None: wherever the scheduler puts it)."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, __file__, "--serve", kind, "--port", str(port), "--http", http],
@@ -318,6 +336,8 @@ def start_server(name: str, kind: str, headers: dict[str, str], http: str) -> Se
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    if core is not None:
+        os.sched_setaffinity(process.pid, {core})
     return Server(name, kind, headers, port, process)
 
 
@@ -390,6 +410,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--skip-openapi-core", action="store_true")
     parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="servers on the last core, the load generator on the first (repeatable figures)",
+    )
+    parser.add_argument(
         "--http",
         choices=["h11", "httptools"],
         default="httptools",
@@ -407,9 +432,10 @@ def main() -> None:
         help=argparse.SUPPRESS,
     )
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--write-every", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve(args.serve, args.port, args.http)
+        serve(args.serve, args.port, args.http, args.write_every)
         return
     if args.rounds < 2:
         parser.error("--rounds: at least 2 (the spread between rounds is the noise reported)")
@@ -420,19 +446,30 @@ def main() -> None:
     from billing_toolkit.simulator.state.dataset import generate
     from billing_toolkit.simulator.state.info import dataset_info
 
+    cores = sorted(os.sched_getaffinity(0))
+    server_core: int | None = None
+    if args.pin:
+        if len(cores) < 2:
+            parser.error("--pin: needs two cores (one for the servers, one for the load)")
+        server_core = cores[-1]
+        os.sched_setaffinity(0, {cores[0]})  # wrk, started from here, inherits it
     tenant = dataset_info(generate(42, 50))["tenants"][0]
     account = tenant["samples"]["open_invoice"]["account_number"]
     auth = {"Authorization": f"Bearer {tenant['api_key']}"}
     path = f"/v1/customers/{account}/balance"
     servers = [
-        start_server("bare starlette", "bare", auth, args.http),  # the same request bytes
-        start_server("simulator (compiled)", "compiled", auth, args.http),
-        start_server("simulator, journal off", "no-journal", auth, args.http),
-        start_server("simulator + rate limiter", "limited", auth, args.http),
-        start_server("journal off, log warning", "quiet", auth, args.http),
+        start_server(
+            "bare starlette", "bare", auth, args.http, server_core
+        ),  # the same request bytes
+        start_server("simulator (compiled)", "compiled", auth, args.http, server_core),
+        start_server("simulator, journal off", "no-journal", auth, args.http, server_core),
+        start_server("simulator + rate limiter", "limited", auth, args.http, server_core),
+        start_server("journal off, log warning", "quiet", auth, args.http, server_core),
     ]
     if not args.skip_openapi_core:
-        servers.append(start_server("simulator (openapi-core)", "openapi-core", auth, args.http))
+        servers.append(
+            start_server("simulator (openapi-core)", "openapi-core", auth, args.http, server_core)
+        )
     try:
         results = measure(servers, path, args)
     finally:

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from billing_toolkit.simulator.logs import JsonFormatter, configure_logging, log_fields
-from tests.simulator.conftest import Sim
+from billing_toolkit.simulator.logs import JsonFormatter, configure_logging, log_request
+from billing_toolkit.simulator.request_record import unjournaled
+from tests.simulator.conftest import ADMIN, Sim, small_config
 
 
 def _lines(stream: io.StringIO) -> list[dict[str, Any]]:
@@ -31,16 +32,17 @@ def test_direct_line_matches_the_record_line_and_is_masked(sim: Sim) -> None:
     assert line["request_id"] == "V-12****78" and line["tenant"] == "fibranet"
     assert sample["account_number"] not in stream.getvalue()
 
-    fields = {name: line[name] for name in list(line)[4:]} | {
-        "request_id": "V-12345678",
-        "path": f"/v1/customers/{sample['account_number']}/balance",
-    }
+    record = unjournaled(
+        0.0, "V-12345678", line["method"], f"/v1/customers/{sample['account_number']}/balance",
+        line["query"].encode(), line["operation_id"], line["tenant"], line["status"],
+        tuple(line["faults"]), line["duration_ms"] / 1000,
+    )  # fmt: skip
     via_record = io.StringIO()
     record_handler = logging.StreamHandler(via_record)
     record_handler.setFormatter(JsonFormatter())
     logger = logging.getLogger("billing_sim")
     logger.addHandler(record_handler)  # two handlers: the record path
-    log_fields(logger, "request", fields)
+    log_request(logger, record)
     [recorded] = _lines(via_record)
     assert {**recorded, "ts": None} == {**line, "ts": None}
 
@@ -86,3 +88,59 @@ def test_in_the_background_request_lines_wait_for_the_writer_and_keep_their_orde
     sim.get(f"/v1/customers/{sample['account_number']}/balance")
     handler.close()
     assert len(_lines(stream)) == 5
+
+
+@pytest.mark.parametrize(
+    ("request_path", "operation_id", "tenant", "status"),
+    [
+        ("/v1/customers/{account}/balance", "getBalance", "fibranet", 200),
+        ("/v1/customers/{account}/invoices?status=open&limit=2", "listInvoices", "fibranet", 200),
+        ("/v1/customers/{account}/nowhere", None, "fibranet", 404),  # the router's 404
+        ("/_sim/info", "getSimulatorInfo", None, 200),  # never journaled: the log's own record
+    ],
+)
+def test_a_request_line_reads_the_same_with_the_journal_on_and_off(
+    request_path: str, operation_id: str | None, tenant: str | None, status: int
+) -> None:
+    """With the journal on, the line is written from the journal's record of the request;
+    off, from the log's own: a field read from the wrong place shows here."""
+    seen = []
+    for journal_size in (0, 100):
+        simulator = Sim(small_config(journal_size=journal_size))
+        stream = io.StringIO()
+        configure_logging("info", stream)
+        with simulator.client:
+            path = request_path.format(account=simulator.sample("individual")["account_number"])
+            headers = {"X-Request-Id": "V-12345678", **ADMIN, **simulator.auth()}
+            if request_path.startswith("/_sim"):
+                headers["Authorization"] = ADMIN["Authorization"]
+            simulator.client.get(path, headers=headers)
+        [line] = _lines(stream)
+        seen.append({**line, "ts": None, "duration_ms": None})
+    assert seen[0] == seen[1]
+    line = seen[0]
+    assert (line["operation_id"], line["tenant"], line["status"]) == (operation_id, tenant, status)
+    assert line["method"] == "GET" and line["request_id"] == "V-12****78"
+    assert line["query"] == ("status=open&limit=2" if "?" in request_path else "")
+
+
+@pytest.mark.parametrize(
+    ("sent", "logged"),
+    [
+        ("req-abcdefghijklmnop", "req-abcdefghijklmnop"),  # shaped like ours: as it is
+        ("req-abcdef1000004821", None),  # our shape's length, an account number inside
+        ("req-abcdefghijklmnop1000004821", None),  # ours, with an account number after
+        ("1000004821", None),
+    ],
+)
+def test_a_client_request_id_is_masked_unless_it_is_shaped_like_ours(
+    sim: Sim, sent: str, logged: str | None
+) -> None:
+    stream = io.StringIO()
+    configure_logging("info", stream)
+    sim.get("/v1/plans", headers={"X-Request-Id": sent})
+    [line] = _lines(stream)
+    if logged is not None:
+        assert line["request_id"] == logged
+    else:
+        assert "1000004821" not in line["request_id"] and line["request_id"] != sent

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from billing_toolkit.contract.masking import REDACTED, mask_all, redact_named, secret_name
 from billing_toolkit.simulator.journal_filters import as_text, wanted_values
+from billing_toolkit.simulator.request_record import RequestRecord
 
 DEFAULT_JOURNAL_SIZE = 1000
 """Entries kept by default (`--journal-size`; 0 turns the journal off)."""
@@ -58,7 +59,8 @@ _DROPPED_HEADERS = frozenset({b"authorization", b"cookie"})
 
 
 class Entry(NamedTuple):
-    """One served request as recorded: raw, cheap to make, masked only when read."""
+    """One served request as recorded: raw, cheap to make, masked only when read. Its
+    first fields are `request_record.FIELDS`, the part the request log reads too."""
 
     seq: int
     started: float
@@ -238,8 +240,9 @@ class RequestJournal:
         duration_s: float,
         headers: Sequence[tuple[bytes, bytes]],
         body: bytes,
-    ) -> None:
-        """Append a plain tuple of atoms and tuples (an `Entry` is made only when read).
+    ) -> RequestRecord:
+        """Append a plain tuple of atoms and tuples (an `Entry` is made only when read), and
+        return it: the request log writes its line from the same tuple.
 
         `headers` are kept as they came, every one (the reads drop the credentials), joined
         in C into one bytes block: one object kept per request instead of a tuple and two
@@ -265,6 +268,7 @@ class RequestJournal:
             self._bytes += size
             while len(entries) > self.capacity or self._bytes > self.max_bytes:
                 self._bytes -= entries.popleft()[-1]
+        return item
 
     def entries(self, query: JournalQuery | None = None) -> list[Entry]:
         """Oldest first; only those `query` matches."""

@@ -24,6 +24,7 @@ from starlette.types import Message, Receive, Scope
 from billing_toolkit.simulator.config import ADMIN_PREFIX
 from billing_toolkit.simulator.endpoint import bearer_token
 from billing_toolkit.simulator.journal import BODY_KEPT, RequestJournal
+from billing_toolkit.simulator.request_record import RequestRecord
 from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 
@@ -89,23 +90,26 @@ class JournalRecorder:
         tap: BodyTap | None,
         started: float,
         status: int | None,
-    ) -> None:
-        """`started`: the request-context layer's `perf_counter` at the request's start
-        (the journal turns it into a date when read)."""
+    ) -> RequestRecord:
+        """The request's record, kept in the journal. `started`: the request-context
+        layer's `perf_counter` at the request's start (the journal turns it into a date
+        when read)."""
         state: dict[str, Any] = scope["state"]
         operation_id, tenant = state.get("operation_id"), state.get("tenant")
         if operation_id is None:  # a fault answered before the endpoint ran (or a 404)
-            operation_id, tenant = self._who(scope)
-        self.journal.record(
+            operation_id, tenant = who_asked(scope, self.runtime)
+        return self.journal.record(
             started, arrived, state["request_id"], scope["method"], scope["path"],
             scope.get("query_string", b""), operation_id, tenant, status,
             state.get("faults"), time.perf_counter() - started, scope["headers"],
             b"".join(tap.chunks) if tap is not None else b"",
         )  # fmt: skip
 
-    def _who(self, scope: Scope) -> tuple[str | None, str | None]:
-        """Operation and tenant of a request no endpoint saw: what a filter asks for."""
-        found = operation_match(scope, self.runtime.matcher)
-        token = bearer_token(Headers(scope=scope))
-        tenant = self.runtime.store.tenant_for_key(token) if token else None
-        return (found[0].operation_id if found else None), (tenant.tenant_id if tenant else None)
+
+def who_asked(scope: Scope, runtime: Runtime) -> tuple[str | None, str | None]:
+    """Operation and tenant of a request no endpoint saw (a 404, a fault that answered
+    first): what a journal filter asks for and what its log line says."""
+    found = operation_match(scope, runtime.matcher)
+    token = bearer_token(Headers(scope=scope))
+    tenant = runtime.store.tenant_for_key(token) if token else None
+    return (found[0].operation_id if found else None), (tenant.tenant_id if tenant else None)

@@ -22,17 +22,27 @@ from typing import Any, TextIO
 import orjson
 
 from billing_toolkit.contract.masking import mask_all
+from billing_toolkit.simulator.request_record import (
+    DURATION,
+    FAULTS,
+    METHOD,
+    OPERATION_ID,
+    PATH,
+    QUERY,
+    REQUEST_ID,
+    STARTED,
+    STATUS,
+    TENANT,
+    RequestRecord,
+)
 
 FIELDS = (
     "request_id", "method", "path", "query", "operation_id", "status",
     "duration_ms", "tenant", "faults",
 )  # fmt: skip
-
-
-_KNOWN_FIELDS = frozenset(FIELDS)
-"""Of these, `request_id`, `path` and `query` can carry client text: they are
-percent-decoded, then identifiers masked and token-shaped values redacted (`mask_all`);
-the rest are codes, numbers and kinds we set."""
+"""The request line's fields, in order. Of these, `request_id`, `path` and `query` can
+carry client text: they are percent-decoded, then identifiers masked and token-shaped
+values redacted (`mask_all`); the rest are codes, numbers and kinds we set."""
 
 
 _MILLIS = (*(f".{millis:03d}Z" for millis in range(1000)), ".999Z")
@@ -80,14 +90,49 @@ def _line(
         "message": _masked_text(message),  # messages repeat ("request")
         **fields,
     }
-    request_id = line.get("request_id")
-    if request_id and not (request_id.startswith("req-") and _OUR_REQUEST_ID.fullmatch(request_id)):
-        line["request_id"] = mask_all(request_id)  # a client's: a key in it is redacted
+    if request_id := line.get("request_id"):
+        line["request_id"] = _shown_id(request_id)
     if path := line.get("path"):
         line["path"] = _masked_text(path)
     if query := line.get("query"):
         line["query"] = _masked_text(query)
     return line
+
+
+def _shown_id(request_id: str) -> str:
+    """An id of ours as it is; a client's masked (a key in it is redacted)."""
+    if request_id.startswith("req-") and _OUR_REQUEST_ID.fullmatch(request_id):
+        return request_id
+    return mask_all(request_id)
+
+
+def _request_line(
+    timestamps: _Timestamps, created: float, logger: str, record: RequestRecord
+) -> dict[str, Any]:
+    """What `_line` makes of `request_fields(record)`, built in one go: the writer thread
+    renders one per request, and the fields dict, its copy and the lookups were most of a
+    line's cost."""
+    query = record[QUERY]
+    return {
+        "ts": timestamps.format(created),
+        "level": "info",
+        "logger": logger,
+        "message": "request",
+        "request_id": _shown_id(record[REQUEST_ID]),
+        "method": record[METHOD],
+        "path": _masked_text(record[PATH]),
+        "query": _masked_text(query.decode("latin-1")) if query else "",
+        "operation_id": record[OPERATION_ID],
+        "status": record[STATUS],
+        "duration_ms": _millis(record[DURATION]),
+        "tenant": record[TENANT],
+        "faults": record[FAULTS],  # a tuple: orjson writes it as the list it was
+    }
+
+
+def _millis(seconds: float) -> float:
+    """Whole microseconds as milliseconds: `round(x, 3)` on a float is several times slower."""
+    return round(seconds * 1e6) / 1000
 
 
 class JsonFormatter(logging.Formatter):
@@ -113,30 +158,31 @@ class JsonFormatter(logging.Formatter):
 
 class JsonLinesHandler(logging.StreamHandler[TextIO]):
     """The handler `configure_logging` installs: records as JSON lines on a stream, plus
-    `write_info`, which writes the line of an INFO message straight from its fields.
+    `write_request`, which writes a request's line straight from its `RequestRecord`.
 
-    `write_info` is the per-request path: the same bytes `handle` would write for the
-    record, without building the `LogRecord` and walking `logging`'s dispatch for it.
+    `write_request` is the per-request path: the same bytes `handle` would write for the
+    record `log_request` would otherwise make, without building a `LogRecord` (or even a
+    dict of fields) and walking `logging`'s dispatch for it.
     """
 
     def __init__(self, stream: TextIO) -> None:
         super().__init__(stream)
         self.setFormatter(JsonFormatter())
         self._timestamps = _Timestamps()
-        self._pending: deque[tuple[float, str, str, Mapping[str, Any]]] = deque()
+        self._pending: deque[tuple[str, RequestRecord]] = deque()
         self._writer: threading.Thread | None = None
         self._stopped = threading.Event()
 
-    def write_info(self, logger: str, message: str, fields: Mapping[str, Any]) -> bool:
-        """Write the line, or queue it for the writer thread when one runs
+    def write_request(self, logger: str, record: RequestRecord) -> bool:
+        """Write the line, or queue the record for the writer thread when one runs
         (`write_in_background`); False when writing failed (a closed stream, a broken pipe,
-        a field orjson cannot encode), so the caller hands a record to `handle`, whose
+        a field orjson cannot encode), so the caller hands a `LogRecord` to `handle`, whose
         error handling reports it as usual."""
         if self._writer is not None:
-            self._pending.append((time.time(), logger, message, fields))
+            self._pending.append((logger, record))
             return True
         try:
-            text = self._text(time.time(), logger, message, fields)
+            text = self._text(logger, record, time.time() - time.perf_counter())
             with self.lock:  # type: ignore[union-attr]
                 self.stream.write(text)
                 self.stream.flush()
@@ -144,18 +190,20 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
             return False
         return True
 
-    def _text(self, created: float, logger: str, message: str, fields: Mapping[str, Any]) -> str:
-        line = _line(self._timestamps, created, "info", logger, message, fields)
+    def _text(self, logger: str, record: RequestRecord, wall_offset: float) -> str:
+        """`wall_offset` turns the record's `perf_counter` readings into Unix time."""
+        created = record[STARTED] + record[DURATION] + wall_offset  # when it ended
+        line = _request_line(self._timestamps, created, logger, record)
         return orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE).decode()
 
     def write_in_background(self, every_s: float = WRITE_EVERY_S) -> None:
-        """From now on `write_info` only queues its line (a tuple append: the request's
-        whole cost) and a daemon thread writes what is queued every `every_s`, in one
-        write and one flush. Formatting a batch in a loop and one system call per batch
-        cost a fraction of one line each in the middle of a request (issue 28: the line
-        was a third of the simulator's CPU per request). Anything else logged, and the
-        process's exit, write the queue first, so lines stay in order and none is lost
-        on a normal stop (a SIGKILL loses at most `every_s` of them)."""
+        """From now on `write_request` only queues its record (a tuple append: the
+        request's whole cost) and a daemon thread writes what is queued every `every_s`,
+        in one write and one flush. Formatting a batch in a loop and one system call per
+        batch cost a fraction of one line each in the middle of a request (issue 28: the
+        line was a third of the simulator's CPU per request). Anything else logged, and the
+        process's exit, write the queue first, so lines stay in order and none is lost on a
+        normal stop (a SIGKILL loses at most `every_s` of them)."""
         if self._writer is None:
             self._writer = threading.Thread(
                 target=self._write_every, args=(every_s,), name="request-log", daemon=True
@@ -173,9 +221,10 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
         if not pending:
             return
         with self.lock:  # type: ignore[union-attr]
+            wall_offset = time.time() - time.perf_counter()
             lines = []
             while pending:
-                lines.append(self._text(*pending.popleft()))
+                lines.append(self._text(*pending.popleft(), wall_offset))
             try:
                 self.stream.write("".join(lines))
                 self.stream.flush()
@@ -197,17 +246,32 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
         super().close()
 
 
-def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) -> None:
-    """An INFO line carrying `fields`, as `logger.info(message, extra=fields)` would log it.
+def request_fields(record: RequestRecord) -> dict[str, Any]:
+    """The request line's fields (`FIELDS`, in order) of a record, as `extra` on a
+    `LogRecord` would carry them (unmasked: `_line` masks)."""
+    return {
+        "request_id": record[REQUEST_ID],
+        "method": record[METHOD],
+        "path": record[PATH],
+        "query": record[QUERY].decode("latin-1"),
+        "operation_id": record[OPERATION_ID],
+        "status": record[STATUS],
+        "duration_ms": _millis(record[DURATION]),
+        "tenant": record[TENANT],
+        "faults": list(record[FAULTS]),
+    }
+
+
+def log_request(logger: logging.Logger, record: RequestRecord) -> None:
+    """The INFO line "request" of one served request, as `logger.info("request",
+    extra=request_fields(record))` would log it.
 
     When the logger's only destination is the `JsonLinesHandler` `configure_logging` set up
-    (no filters anywhere) and every field is one of `FIELDS`, the handler writes the line
-    directly (keys in `fields`' order); otherwise (a test or an embedding application added
-    its own handler or filter) a record goes through `logging` as usual, minus the caller's
-    file and line (no formatter here prints them).
+    (no filters anywhere), the handler writes the line from the record itself; otherwise (a
+    test or an embedding application added its own handler or filter) a `LogRecord` goes
+    through `logging` as usual, minus the caller's file and line (no formatter here prints
+    them). The caller checked `isEnabledFor(INFO)` (`--log-level warning`: nothing to do).
     """
-    if not logger.isEnabledFor(logging.INFO):
-        return
     handlers = logger.handlers
     if (
         len(handlers) == 1
@@ -216,12 +280,13 @@ def log_fields(logger: logging.Logger, message: str, fields: Mapping[str, Any]) 
         and not logger.filters
         and not handler.filters
         and handler.level <= logging.INFO
-        and fields.keys() <= _KNOWN_FIELDS
-        and handler.write_info(logger.name, message, fields)
+        and handler.write_request(logger.name, record)
     ):
         return
     logger.handle(
-        logger.makeRecord(logger.name, logging.INFO, "", 0, message, (), None, extra=fields)
+        logger.makeRecord(
+            logger.name, logging.INFO, "", 0, "request", (), None, extra=request_fields(record)
+        )
     )
 
 

@@ -20,9 +20,10 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.simulator.endpoint import new_request_id
-from billing_toolkit.simulator.journal_layer import JournalRecorder
-from billing_toolkit.simulator.logs import log_fields
+from billing_toolkit.simulator.journal_layer import JournalRecorder, who_asked
+from billing_toolkit.simulator.logs import log_request
 from billing_toolkit.simulator.metrics import METRICS_PATH, UNMATCHED, RequestMetrics
+from billing_toolkit.simulator.request_record import RequestRecord, unjournaled
 from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 
@@ -65,11 +66,12 @@ class RequestContextMiddleware:
         status: int | None = None
         recorder = self.recorder
         arrived = tap = None  # arrived: the fault clock's reading when journaled, else None
+        record: RequestRecord | None = None  # the journal's, once it has one: the log's too
         if recorder is not None:
             receive, arrived, tap = recorder.begin(scope, receive)
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, arrived
+            nonlocal status, arrived, record
             if message["type"] == "http.response.start":
                 status = message["status"]
                 headers = message.get("headers", [])
@@ -79,7 +81,7 @@ class RequestContextMiddleware:
             elif arrived is not None and not message.get("more_body"):
                 # journaled before the last byte leaves: a client that asks the journal
                 # right after its answer finds its request there
-                recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
+                record = recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
                 arrived = None
             await send(message)
 
@@ -87,7 +89,7 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             if arrived is not None:  # no complete answer: cut, reset or crashed
-                recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
+                record = recorder.end(scope, arrived, tap, started, status)  # type: ignore[union-attr]
             elapsed = time.perf_counter() - started
             found = operation_match(scope, self.runtime.matcher)
             self.metrics.observe(
@@ -97,20 +99,13 @@ class RequestContextMiddleware:
                 state.get("faults", ()),
             )
             if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
-                log_fields(
-                    self.runtime.log,
-                    "request",
-                    {
-                        "request_id": request_id,
-                        "method": scope["method"],
-                        "path": scope["path"],
-                        "query": scope.get("query_string", b"").decode("latin-1"),
-                        "operation_id": state.get("operation_id"),
-                        "status": status,
-                        # whole microseconds as ms: round(x, 3) on a float is several
-                        # times slower, and this runs on every request
-                        "duration_ms": round(elapsed * 1e6) / 1000,
-                        "tenant": state.get("tenant"),
-                        "faults": state.get("faults", []),
-                    },
-                )
+                if record is None:  # not journaled: the log's own record
+                    operation_id, tenant = state.get("operation_id"), state.get("tenant")
+                    if operation_id is None:  # as the journal would say it
+                        operation_id, tenant = who_asked(scope, self.runtime)
+                    record = unjournaled(
+                        started, request_id, scope["method"], scope["path"],
+                        scope.get("query_string", b""), operation_id, tenant, status,
+                        tuple(state.get("faults", ())), elapsed,
+                    )  # fmt: skip
+                log_request(self.runtime.log, record)
