@@ -44,6 +44,7 @@ from billing_toolkit.assistant.turn.result import TurnResult
 from billing_toolkit.assistant.understanding.payment_report_reading import (
     day_said,
     last_such_day,
+    two_readings,
 )
 from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 
@@ -337,8 +338,9 @@ class SuiteRunner:
             m.value or (last_such_day(m.month_day, today) if m.month_day else None)
             for m in find_dates(message, day_first=True)
         ]
-        # "ayer", "el sábado": the day a rate question names in words.
-        named.append(day_said(message, today))
+        # "ayer", "el sábado": the day a rate question names in words; "6/11" in English,
+        # either day it may be (the turn asks which, naming both).
+        named += [day_said(message, today), *(two_readings(message, today) or ())]
         days = {today, *(d for d in named if d is not None)}
         record = self.roles.record
         rates = [r for d in sorted(days) if (r := record.exchange_rate(d.isoformat())) is not None]

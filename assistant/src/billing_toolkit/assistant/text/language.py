@@ -213,9 +213,14 @@ _WORD = re.compile(r"(?<![a-z0-9])[a-z']+(?![a-z0-9])")
 """A word; the letters of a code ("QW12ES", "1310bs") are none: their "es" is not Spanish."""
 
 
+_NAMES = re.compile(r"\bpagos? ?movil(?:es)?\b|\bpagomovil\b|\bp\. ?movil\b")
+"""Pago Móvil, the name of a Venezuelan way of paying, is no Spanish: an English subscriber
+answering "how did you pay?" writes "pago movil, 1310.40 bs" and is asked on in English."""
+
+
 def detect_language(text: str, *, fallback: Language = Language.SPANISH) -> Language:
     """The language of `text`, or `fallback` when the text gives no signal either way."""
-    words = _WORD.findall(fold(text))
+    words = _WORD.findall(_NAMES.sub(" ", fold(text)))
     english = sum(word in _ENGLISH_CUES for word in words)
     spanish = sum(word in _SPANISH_CUES for word in words)
     if english > spanish:

@@ -118,6 +118,8 @@ _WANTS = {
 }
 REPORTING = Route(Intent.PAYMENT_REPORT, "report_payment", {}, "reports a payment")
 """A payment reported (or one to report): read into a report by the turn."""
+STATUS_OF_THE_REPORT = Route(Intent.REPORT_STATUS, "latest_payment_report", {}, "report status")
+"""What became of a payment report: the account's newest report's status."""
 _OTHER_ACTIONS = (
     (
         "usage",
@@ -223,7 +225,7 @@ def _answerable(text: str) -> Route | None:
     days left to pay (computed into the balance's evidence); a payment report's status, the
     amount due in bolívares and today's rate, from the billing API."""
     if asks_report_status(text):
-        return Route(Intent.REPORT_STATUS, "latest_payment_report", {}, "report status")
+        return STATUS_OF_THE_REPORT
     if asks_due_in_bolivares(text):
         return Route(Intent.DUE_IN_BOLIVARES, "exchange_rate", {}, "amount due in bolívares")
     if asks_todays_rate(text):

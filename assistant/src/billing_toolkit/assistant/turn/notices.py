@@ -208,6 +208,23 @@ def nothing_on_record(capability: str, language: Language) -> str:
     return _pick(_EMPTY[capability], language)
 
 
+def report_dropped(language: Language) -> str:
+    """The answer to "olvídalo" while a payment report is being asked for: nothing filed."""
+    return _pick(
+        (
+            (
+                "Listo, no registré ningún reporte de pago. Cuando quieras reportarlo, "
+                "escríbeme los datos del pago."
+            ),
+            (
+                "All right, I did not record any payment report. Whenever you want to report "
+                "it, send me the payment's details."
+            ),
+        ),
+        language,
+    )
+
+
 def greeting(name: str | None, language: Language) -> str:
     first = _first_name(name)
     return _pick(

@@ -19,11 +19,14 @@ verification (the API) decides.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from billing_toolkit.assistant.store.model import ReportDraft
+from billing_toolkit.assistant.text.dates import format_date
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.understanding.payment_report_reading import (
     FIELDS,
@@ -62,6 +65,39 @@ NEEDS_BANK = frozenset({"pago_movil", "bank_transfer"})
 """Methods verified against a bank's statement: the bank is asked for (a Zelle has none)."""
 
 
+_DROPPED = re.compile(
+    r"(?:(?:no|ok|okay|bueno|mejor|ah|oh|listo|nah|sorry|perdon|disculpa|actually|"
+    r"pensandolo bien)[\s,.!]*)*"
+    r"(?:olvidalo|olvidate|olvida(?:lo)? (?:el reporte|eso|todo)|dejalo(?: asi)?|"
+    r"deja(?:lo)? (?:asi|eso)|mejor no|ya no|no importa|"
+    r"cancela(?:lo)?(?: el reporte| eso| todo)?|no lo (?:registres|reportes)|"
+    r"never ?mind|forget (?:it|about it|that)|cancel(?: it| that| the report)?|"
+    r"don'?t (?:file|report|record) it|no thanks)"
+    r"[\s,.!]*(?:gracias|thanks|thank you)?[\s.!]*"
+)
+"""A subscriber dropping the report being asked for, the whole message ("olvídalo", "mejor
+no, cancela el reporte", "never mind"): only while a draft waits for an answer, and only
+the whole message — "cancela el servicio" is a cancellation, for a person."""
+
+
+def drops_the_report(message: str) -> bool:
+    """Whether `message` only says to drop the report being asked for (`_DROPPED`)."""
+    return bool(_DROPPED.fullmatch(fold(message).strip()))
+
+
+_CORRECTION = re.compile(
+    r"^\W*(?:no\b|perdon|disculpa|me equivoque|error|corrijo|correccion|quise decir|"
+    r"en realidad|mejor dicho|sorry|actually|oops|my bad|i mean|wait|correction)"
+    r"|\b(?:no era|no fue|it wasn'?t|it was not|not from)\b"
+)
+"""Words that take back something said ("no, fue ayer", "perdón, la referencia es…")."""
+
+
+def corrects(message: str) -> bool:
+    """Whether `message` is written as a correction of something said before."""
+    return bool(_CORRECTION.search(fold(message)))
+
+
 def says_a_report(reading: ReportReading, message: str) -> bool:
     """A message that reports a payment whatever the intent model read: a reference together
     with how or how much it was paid ("ya pagué por pago móvil ref 0123"), or how and how
@@ -86,6 +122,8 @@ def continues(draft: ReportDraft, reading: ReportReading) -> bool:
     alone continues a draft only when the day was asked for."""
     if draft.asked is not None and getattr(reading, draft.asked) is not None:
         return True
+    if draft.asked == "payment_date" and reading.day_in_doubt:
+        return True  # "11/05" again: asked again which day, the draft kept
     return any(getattr(reading, name) is not None for name in FIELDS if name != "payment_date")
 
 
@@ -124,6 +162,15 @@ def asking(draft: ReportDraft, field: str, now: datetime) -> ReportDraft:
 def question(field: str, language: Language) -> str:
     es, en = _QUESTIONS[field]
     return en if language is Language.ENGLISH else es
+
+
+def which_day(readings: tuple[date, date], language: Language) -> str:
+    """The question for a numeric date written two ways ("6/11"): both days named in words,
+    so the answer ("November 6") can be read one way only."""
+    one, other = (format_date(day, language) for day in readings)
+    if language is Language.ENGLISH:
+        return f"Which day do you mean: {one} or {other}? Please write it with the month's name."
+    return f"¿Qué día quieres decir: el {one} o el {other}? Escríbelo con el nombre del mes."
 
 
 def reported(draft: ReportDraft) -> ReportedPayment:

@@ -42,6 +42,7 @@ from billing_toolkit.assistant.store.model import (
     ReportDraft,
 )
 from billing_toolkit.assistant.text.dates import format_date
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.identifiers import (
     Identifier,
     IdentifierKind,
@@ -62,6 +63,7 @@ from billing_toolkit.assistant.turn.identity import (
 from billing_toolkit.assistant.turn.intents import (
     PERSONAL_INTENTS,
     REPORTING,
+    STATUS_OF_THE_REPORT,
     Route,
     RoutedPart,
     questions_besides_a_report,
@@ -74,7 +76,7 @@ from billing_toolkit.assistant.turn.invoice_choice import (
     periods_on_record,
 )
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
-from billing_toolkit.assistant.turn.referents import REFERENT_TTL, resolve, shown_by
+from billing_toolkit.assistant.turn.referents import FILED_REPORT, REFERENT_TTL, resolve, shown_by
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier
 from billing_toolkit.assistant.understanding.complaint import is_complaint
@@ -84,10 +86,12 @@ from billing_toolkit.assistant.understanding.payment_report_reading import (
     ReportReading,
     day_said,
     read_payment_report,
+    two_readings,
 )
 from billing_toolkit.assistant.understanding.periods import PeriodAsked
 from billing_toolkit.assistant.understanding.person_request import asks_for_person, asks_for_sales
 from billing_toolkit.assistant.understanding.referring import Pointer
+from billing_toolkit.assistant.understanding.report_status_questions import asks_if_received
 from billing_toolkit.assistant.vocabulary.escalation import (
     EscalationContext,
     EscalationReason,
@@ -138,9 +142,11 @@ class _PartSaid(Exception):
     report's missing field, the API's refusal of a report): alone in its turn, that text is
     the turn's notice; beside other parts, it is this part of the reply."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, quoted: Sequence[str] = ()) -> None:
         super().__init__(text)
         self.text = text
+        self.quoted = tuple(quoted)
+        """What backs the text beyond the subscriber's words (the days a date may be)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +233,8 @@ class _RunningTurn:
         self.now = pipeline.settings.clock()
         self.draft: ReportDraft | None = None
         """The payment report this turn reads (`_reporting`), if it is one."""
+        self.filed: _Answer | None = None
+        """The reply quoting the report this turn filed: said even when the turn hands over."""
 
     # -- stages -------------------------------------------------------------------------
 
@@ -271,9 +279,9 @@ class _RunningTurn:
             message,
             self.identifiers,
             classifier=self.p.classifier,
-            pointing=bool(self.conversation.referents.live(self.now)),
+            pointing=self._pointing(),
         )
-        parts = self._reporting(parts)
+        parts = [self._after_filing(part) for part in self._reporting(parts)]
         self.trace.record(
             "intent",
             "+".join(p.route.intent.value for p in parts),
@@ -292,22 +300,28 @@ class _RunningTurn:
         stored = self.conversation.report_draft
         live = stored if stored is not None and stored.live(self.now) else None
         asked = live.asked if live else None
+        if live is not None and payment_reports.drops_the_report(self.message):
+            self.trace.record("report_draft", "dropped", asked=live.asked)
+            self.conversation = replace(self.conversation, report_draft=None)
+            self._notice(notices.report_dropped(self.language))
         reading = self._read_report(self.message, asked)
-        reporting = any(
-            p.route.intent is Intent.PAYMENT_REPORT for p in parts
-        ) or payment_reports.says_a_report(reading, self.message)
+        new_report = payment_reports.says_a_report(reading, self.message)
+        reporting = new_report or any(p.route.intent is Intent.PAYMENT_REPORT for p in parts)
         if live is not None and not reporting and not payment_reports.continues(live, reading):
             self.trace.record("report_draft", "abandoned", asked=live.asked)
             live = None
         if stored is not None and live is None:
             self.conversation = replace(self.conversation, report_draft=None)
+        correcting = None if live is not None or new_report else self._correcting(reading)
+        if correcting is not None:
+            return [correcting]
         if live is None and not reporting:
             return parts
         besides = questions_besides_a_report(
             self.message,
             self.identifiers,
             classifier=self.p.classifier,
-            pointing=bool(self.conversation.referents.live(self.now)),
+            pointing=self._pointing(),
             of_the_report=lambda clause: payment_reports.states_facts(
                 self._read_report(clause, asked)
             ),
@@ -337,6 +351,37 @@ class _RunningTurn:
         # "…hoy, ¿ya lo verificaron?": the filed report's reply says its status.
         return [report, *(p for p in besides if p.route.intent is not Intent.REPORT_STATUS)]
 
+    def _after_filing(self, part: RoutedPart) -> RoutedPart:
+        """ "Did you get my payment?" right after a report was filed asks about that report
+        (its status), not the last payment on record — which the report is not until it is
+        verified; asked at any other time it stays the last payment."""
+        filed = self.conversation.referents.of_kind(FILED_REPORT, self.now)
+        if not filed or part.route.intent is not Intent.LAST_PAYMENT:
+            return part
+        if not asks_if_received(fold(part.text)):
+            return part
+        return RoutedPart(part.text, STATUS_OF_THE_REPORT)
+
+    def _correcting(self, reading: ReportReading) -> RoutedPart | None:
+        """A correction of the report the last reply filed ("no, fue ayer", "perdón, la
+        referencia es 0045128"): for a person, with the report's id — a filed report is
+        not amended here, and filing the corrected one again would be rejected as a
+        duplicate of the first (`payment_report.duplicate_reference`)."""
+        filed = self.conversation.referents.of_kind(FILED_REPORT, self.now)
+        said = payment_reports.states_facts(reading) or reading.payment_date is not None
+        if not filed or not said or not payment_reports.corrects(self.message):
+            return None
+        self.trace.record("report_draft", "correction of a filed report", report=filed[0])
+        wants = f"corregir el reporte {filed[0]} / correct payment report {filed[0]}"
+        cue = "corrects a filed report"
+        return RoutedPart(
+            self.message, Route(Intent.UNSUPPORTED, "correct_payment_report", {}, cue, wants=wants)
+        )
+
+    def _pointing(self) -> bool:
+        """Whether the last reply showed something "esa" may point at (a report filed is not)."""
+        return any(r.kind != FILED_REPORT for r in self.conversation.referents.live(self.now))
+
     def _read_report(self, text: str, asked: str | None) -> ReportReading:
         return read_payment_report(text, self._today(), asked, day_first=self._day_first())
 
@@ -351,6 +396,8 @@ class _RunningTurn:
             self.conversation = replace(
                 self.conversation, report_draft=payment_reports.asking(draft, field_, self.now)
             )
+            if field_ == "payment_date":
+                self._ask_if_two_ways(self.message)
             raise _PartSaid(payment_reports.question(field_, self.language))
         self.conversation = replace(self.conversation, report_draft=None)
         key = payment_reports.idempotency_key(self.p.tenant, self.phone, self.message_id, draft)
@@ -369,20 +416,52 @@ class _RunningTurn:
 
     def _due_in_bolivares(self) -> list[ToolResult]:
         """The amount due at the rate of the billing system's today (the balance's as-of
-        day). An account billed in bolívares already owes bolívares: its balance answers."""
+        day). An account billed in bolívares already owes bolívares, and nothing due is
+        nothing to convert ("USD 0,00 son Bs. 0,00" would hide a credit): the balance
+        answers, its credit included."""
         balance = self._invoke("balance")
         data = balance.data or {}
         if not balance.ok or not data:
             self._notice(notices.nothing_on_record("balance", self.language))
-        if data.get("currency") != "USD":
+        if data.get("currency") != "USD" or Decimal(str(data["amount_due"])) <= 0:
             self.intent = Intent.BALANCE
             return [balance]
         on = _day(data["as_of"]) if data.get("as_of") else self._today()
         return [balance, self._rate(on, Decimal(str(data["amount_due"])))]
 
-    def _day_first(self) -> bool:
-        """How the subscriber writes a numeric date: 09/11/2026 is 9 November in Spanish."""
-        return self.language is not Language.ENGLISH
+    def _report_status(self, said: str) -> ToolResult:
+        """The newest report's status — unless `said` names a reference ("¿qué pasó con la
+        referencia 0045127?") that is not the newest report's: only the newest can be looked
+        up, so that one goes to a person, never answered with another report's status."""
+        result = self._invoke("latest_payment_report")
+        if not result.ok:
+            self._notice(notices.nothing_on_record("latest_payment_report", self.language))
+        asked = self._read_report(said, None).reference
+        report = (result.data or {}).get("report")
+        if asked is not None and report is not None and str(report["reference"]).upper() != asked:
+            self.trace.record("report_status", "another reference", asked=asked)
+            self.wants = (
+                f"estado del reporte de pago con referencia {asked} / "
+                f"status of the payment report with reference {asked}"
+            )
+            self._escalate(EscalationReason.CAPABILITY_MISSING)
+        return result
+
+    def _day_first(self) -> bool | None:
+        """How the subscriber writes a numeric date: 09/11/2026 is 9 November in Spanish. In
+        English it may be either — a Venezuelan operator's subscriber writes day-first in
+        any language, the language month-first — so None: such a date has no value read
+        into it and is asked about (`_ask_if_two_ways`), never guessed."""
+        return None if self.language is Language.ENGLISH else True
+
+    def _ask_if_two_ways(self, said: str) -> None:
+        """Ask which day a numeric date of `said` is, when the subscriber's usage does not
+        tell and both readings are real days ("rate 6/11": November 6 or June 11?)."""
+        readings = two_readings(said, self._today()) if self._day_first() is None else None
+        if readings is not None:
+            self.trace.record("date", "two readings", readings=[d.isoformat() for d in readings])
+            question = payment_reports.which_day(readings, self.language)
+            raise _PartSaid(question, [d.isoformat() for d in readings])
 
     def _today(self) -> date:
         """The day of the pipeline's clock (UTC, as the billing API counts its days)."""
@@ -479,10 +558,10 @@ class _RunningTurn:
             results = self._call(part.route, part.text)
         except _PartSaid as said:
             if alone:
-                self._notice(said.text)
+                self._notice(said.text, quoted=said.quoted)
             # A fixed text states no figure: it needs no backing, and the subscriber's own
             # words (their "Bs. 1.310,40") back nothing in the other parts.
-            return _Answer(said.text, (), (), (), about_account=False)
+            return _Answer(said.text, (), (), said.quoted, about_account=False)
         personal = part.route.intent in PERSONAL_INTENTS
         query = f"{part.text} {part.route.topic}" if part.route.topic else part.text
         chunks = self._retrieve(query)
@@ -512,7 +591,7 @@ class _RunningTurn:
             intent=part.route.intent.value,
             used_chunk_ids=list(narration.used_chunk_ids),
         )
-        return _Answer(
+        answer = _Answer(
             narration.reply,
             narration.used_chunk_ids,
             tuple(chunks),
@@ -520,6 +599,9 @@ class _RunningTurn:
             personal,
             shown_by(evidence),
         )
+        if part.route.intent is Intent.PAYMENT_REPORT:
+            self.filed = answer
+        return answer
 
     def _call(self, answering: Route, said: str) -> list[ToolResult]:
         """The capability call(s) that answer `answering`, the route of `said` (the day of a
@@ -550,10 +632,13 @@ class _RunningTurn:
         if answering.intent is Intent.PAYMENT_REPORT:
             return [self._file_report()]
         if answering.intent is Intent.EXCHANGE_RATE:
+            self._ask_if_two_ways(said)
             asked = day_said(said, self._today(), day_first=self._day_first())
             return [self._rate(asked or self._today())]
         if answering.intent is Intent.DUE_IN_BOLIVARES:
             return self._due_in_bolivares()
+        if answering.intent is Intent.REPORT_STATUS:
+            return [self._report_status(said)]
         result = self._invoke(answering.capability, **answering.params)
         if not result.ok:
             self._notice(notices.nothing_on_record(answering.capability, self.language))
@@ -772,14 +857,33 @@ class _RunningTurn:
         *,
         about_account: bool = False,
     ) -> TurnResult:
-        """Humanize, verify and send — or escalate with what was stopped and why.
+        """Humanize, verify and send (`_stop`) — or escalate with what was stopped and why."""
+        text = humanize(reply, max_chars=self.p.settings.max_reply_chars)
+        self.trace.record("humanizer", "shaped", chars=len(text))
+        stop = self._stop(text, used_chunk_ids, chunks, tool_texts, about_account=about_account)
+        if stop is not None:
+            reason, unsupported = stop
+            self._escalate(reason, stopped_reply=text or reply, unsupported=unsupported)
+        self.p.store.save(self.conversation)
+        self.trace.record("send", "reply")
+        return TurnResult(Action.REPLY, text, tuple(used_chunk_ids), self.trace.records)
+
+    def _stop(
+        self,
+        text: str,
+        used_chunk_ids: Sequence[str],
+        chunks: Sequence[RetrievedChunk],
+        tool_texts: Sequence[str],
+        *,
+        about_account: bool,
+    ) -> tuple[EscalationReason, tuple[str, ...]] | None:
+        """Why `text` may not be sent — the verifier, the identifier guard, the forbidden
+        phrases, in that order, each recorded in the trace — or None when it may.
 
         A reply about the subscriber's account may not lean on a worked example or a format
         sample: their figures are illustrations, true of no one's bill. And a reply leans only
         on the chunks it cites: a figure is not backed by a chunk retrieved but not used."""
         cited = [c for c in chunks if c.chunk_id in set(used_chunk_ids)]
-        text = humanize(reply, max_chars=self.p.settings.max_reply_chars)
-        self.trace.record("humanizer", "shaped", chars=len(text))
         known = [*self._customer_texts(), *tool_texts]
         verdict = self.p.verifier.verify(
             answer=text,
@@ -797,11 +901,7 @@ class _RunningTurn:
             unsupported=list(verdict.unsupported),
         )
         if not verdict.grounded or not text:
-            self._escalate(
-                EscalationReason.UNGROUNDED_OUTPUT,
-                stopped_reply=text or reply,
-                unsupported=verdict.unsupported or ("empty reply",),
-            )
+            return EscalationReason.UNGROUNDED_OUTPUT, verdict.unsupported or ("empty reply",)
         foreign = foreign_identifiers(
             text, [self.question, *known, *self.p.settings.operator_identifiers]
         )
@@ -809,11 +909,7 @@ class _RunningTurn:
             "identifier_guard", "foreign" if foreign else "ok", foreign=[i.literal for i in foreign]
         )
         if foreign:
-            self._escalate(
-                EscalationReason.UNGROUNDED_OUTPUT,
-                stopped_reply=text,
-                unsupported=tuple(i.literal for i in foreign),
-            )
+            return EscalationReason.UNGROUNDED_OUTPUT, tuple(i.literal for i in foreign)
         promises = find_forbidden_phrases(text)
         self.trace.record(
             "forbidden_phrases",
@@ -821,19 +917,34 @@ class _RunningTurn:
             phrases=[f"{p.kind.value}: {p.phrase}" for p in promises],
         )
         if promises:
-            self._escalate(
-                EscalationReason.FORBIDDEN_PHRASE,
-                stopped_reply=text,
-                unsupported=tuple(p.phrase for p in promises),
-            )
-        self.p.store.save(self.conversation)
-        self.trace.record("send", "reply")
-        return TurnResult(Action.REPLY, text, tuple(used_chunk_ids), self.trace.records)
+            return EscalationReason.FORBIDDEN_PHRASE, tuple(p.phrase for p in promises)
+        return None
+
+    def _filed_report_quote(self) -> tuple[str, tuple[EscalationReason, tuple[str, ...]] | None]:
+        """The reply quoting the report this turn filed ("" when none was), and why it may
+        not be sent (`_stop`), if it may not: a turn that hands over after filing (another
+        part only a person can do, an outage on the next question, a reply stopped) still
+        tells the subscriber the report's id and status — else they would report the same
+        payment again, and the second report be rejected as a duplicate. Bias: a quote that
+        fails a guard is never sent, and the hand-over then says why (`_escalate`)."""
+        filed, self.filed = self.filed, None
+        if filed is None:
+            return "", None
+        text = humanize(filed.reply, max_chars=self.p.settings.max_reply_chars)
+        stop = self._stop(
+            text, filed.used_chunk_ids, filed.chunks, filed.tool_texts, about_account=True
+        )
+        self.trace.record("report_quoted", "said" if stop is None else "stopped")
+        return text, stop
 
     def _notice(self, text: str, *, quoted: Sequence[str] = ()) -> NoReturn:
         """End the turn with a fixed notice; it repeats only what the subscriber wrote (and,
         for a suggestion, the subscriber's own invoice numbers it offers)."""
         self.trace.record("notice", "fixed reply")
+        filed, self.filed = self.filed, None
+        if filed is not None:
+            # The report this turn filed is said before the notice on another part.
+            text, quoted = f"{filed.reply}\n\n{text}", [*quoted, *filed.tool_texts]
         raise _TurnOver(self._deliver(text, (), (), [self.message, *quoted]))
 
     def _escalate(
@@ -844,6 +955,11 @@ class _RunningTurn:
         stopped_reply: str | None = None,
         unsupported: Sequence[str] = (),
     ) -> NoReturn:
+        filed, stop = self._filed_report_quote()
+        if stop is not None:
+            # The filed report's quote was stopped: that is the hand-over's reason.
+            reason, unsupported = stop
+            stopped_reply, filed = filed, ""
         customer = self.identity.customer or {}
         context = EscalationContext(
             phone=self.phone,
@@ -859,10 +975,11 @@ class _RunningTurn:
         escalation = escalate(reason, context)
         self.p.store.record_escalation(self.conversation, escalation)
         self.trace.record("escalation", reason.value)
+        handoff = notices.handoff(reason, self.language)
         raise _TurnOver(
             TurnResult(
                 Action.ESCALATE,
-                notices.handoff(reason, self.language),
+                f"{filed}\n\n{handoff}" if filed else handoff,
                 (),
                 self.trace.records,
                 escalation,

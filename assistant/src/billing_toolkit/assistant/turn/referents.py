@@ -21,6 +21,10 @@ from billing_toolkit.assistant.store.model import Referent
 from billing_toolkit.assistant.understanding.referring import Pointer
 from billing_toolkit.client.tool_result import ToolResult
 
+FILED_REPORT = "payment_report"
+"""The kind of a pending report the reply showed (just filed, or its status asked): a
+correction the next message makes is of that report ("no, fue ayer"), never a new one, and
+"did you get my payment?" asks its status — and it is nothing "esa" points at."""
 REFERENT_TTL = timedelta(minutes=30)
 """How long a reply's invoices may be pointed back to: a chat's attention span, not a day."""
 
@@ -34,6 +38,17 @@ def _invoices_shown(result: ToolResult) -> list[str]:
     if result.capability == "bill_change":
         return [str(data[k]["invoice_number"]) for k in ("latest", "previous") if data.get(k)]
     return []
+
+
+def _pending_report(result: ToolResult) -> str | None:
+    """The id of the pending report `result` shows: the one just filed, or the newest asked
+    about while it waits for verification."""
+    data: Mapping[str, Any] = result.data or {}
+    if result.capability == "latest_payment_report":
+        data = data.get("report") or {}
+    elif result.capability != "report_payment":
+        return None
+    return str(data["report_id"]) if data.get("status") == "pending_verification" else None
 
 
 def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
@@ -50,6 +65,9 @@ def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
             shown.append(Referent("payment", str(payment["payment_id"])))
         if result.capability == "balance" and result.data:
             shown.append(Referent("account", str(result.data["account_number"])))
+        report = _pending_report(result)
+        if report is not None:
+            shown.append(Referent(FILED_REPORT, report))
     return tuple(dict.fromkeys(shown))
 
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 
-from billing_toolkit.assistant.knowledge.banks import bank_named, find_bank
+from billing_toolkit.assistant.knowledge.banks import BankMention, bank_named, find_bank
 from billing_toolkit.assistant.text.amounts import amount_value, find_amounts
 from billing_toolkit.assistant.text.currencies import currency_before, unit_after, unit_of
-from billing_toolkit.assistant.text.dates import DateMention, find_dates
+from billing_toolkit.assistant.text.dates import DateMention, DateStyle, find_dates
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.relative_dates import find_relative_dates, relative_days
 
@@ -123,6 +123,8 @@ class ReportReading:
     payment_date: date | None = None
     several_references: bool = False
     """Two different references said ("ref 1111 y ref 2222"): two payments, not one report."""
+    day_in_doubt: bool = False
+    """A numeric date said that may be two days ("11/05" in English, `two_readings`)."""
 
 
 Span = tuple[int, int]
@@ -217,7 +219,7 @@ def _near(mention: DateMention, today: date) -> DateMention:
     )
 
 
-def _payment_date(text: str, today: date, day_first: bool, taken: list[Span]) -> date | None:
+def _payment_date(text: str, today: date, day_first: bool | None, taken: list[Span]) -> date | None:
     for found in find_dates(text, day_first=day_first):
         mention = _near(found, today)
         taken.append((mention.start, mention.end))
@@ -260,13 +262,43 @@ def _day_of_month(text: str, today: date) -> date | None:
     return None
 
 
+def two_readings(message: str, today: date) -> tuple[date, date] | None:
+    """The two days a numeric date of `message` may be, day-first then month-first, when
+    both are real and differ ("6/11": 6 November or 11 June; "12/10/2026") — None when no
+    numeric date is in doubt ("13/11" is only 13 November, "5/5" one day either way).
+
+    Why: an English message to a Venezuelan operator may be written either way — the
+    subscriber's usage is day-first, the language's month-first — so such a date is asked
+    about, never read one way and answered (a rate, a report) for a day they did not mean.
+    A day without a year is the last such day (`last_such_day`)."""
+    for mention in find_dates(fold(message), day_first=None):
+        if mention.style is not DateStyle.NUMERIC or mention.value or mention.month_day:
+            continue
+        first, second, *year = (int(n) for n in re.findall(r"\d+", mention.literal))
+        readings = [
+            _numeric_day((m, d), year, today) for m, d in ((second, first), (first, second))
+        ]
+        if readings[0] and readings[1] and readings[0] != readings[1]:
+            return readings[0], readings[1]
+    return None
+
+
+def _numeric_day(month_day: tuple[int, int], year: list[int], today: date) -> date | None:
+    if not year:
+        return last_such_day(month_day, today)
+    try:
+        return date(year[0] + (2000 if year[0] < 100 else 0), *month_day)
+    except ValueError:
+        return None
+
+
 def names_a_day(text: str) -> bool:
     """Whether folded `text` names a day (a date, "ayer", "el sábado", "el 6"), read as
     `day_said` reads it — for any day, not only a past one."""
     return bool(find_dates(text) or find_relative_dates(text) or _DAY_OF_MONTH.search(text))
 
 
-def day_said(message: str, today: date, *, day_first: bool = True) -> date | None:
+def day_said(message: str, today: date, *, day_first: bool | None = True) -> date | None:
     """The day `message` names — a date ("el sábado 7 de noviembre", the last one not after
     `today` when it has no year), "ayer", "hoy", a day of the month alone ("el 6": the last
     6th) — or None. A report's day is read without that last form (`_payment_date`): there
@@ -327,21 +359,48 @@ def _amount(text: str, asked: str | None, taken: list[Span]) -> tuple[Decimal, s
     return value, unit
 
 
+_DENIED_BANK = re.compile(
+    r"\b(?:no|not|ni|nor|wasn'?t|isn'?t|was not|is not|en vez de|instead of|rather than)"
+    r"(?: (?:era|fue|es|de|del|desde|por|from|the|by|it|via))* ?$"
+)
+"""A bank named only to be denied — "no era Banesco, era Mercantil", "it wasn't banesco",
+"Mercantil, no Banesco", "en vez de Banesco": the words just before it."""
+
+
+def _banks(text: str) -> list[BankMention]:
+    """Every bank folded `text` names, in order."""
+    found: list[BankMention] = []
+    at = 0
+    while (mention := find_bank(text[at:])) is not None:
+        found.append(replace(mention, start=at + mention.start, end=at + mention.end))
+        at += mention.end
+    return found
+
+
+def _bank_meant(text: str, mentions: list[BankMention]) -> str | None:
+    """The one bank `mentions` name once a denied one is set aside ("no era Banesco, era
+    Mercantil" is Mercantil). Bias: two banks both said ("de Banesco a Mercantil": the
+    payer's and the operator's?) are no bank read — the turn asks which one paid — never
+    the first taken for it."""
+    kept = {m.bank.code for m in mentions if not _DENIED_BANK.search(text[: m.start].rstrip())}
+    return kept.pop() if len(kept) == 1 else None
+
+
 def read_payment_report(
-    message: str, today: date, asked: str | None = None, *, day_first: bool = True
+    message: str, today: date, asked: str | None = None, *, day_first: bool | None = True
 ) -> ReportReading:
     """The report fields `message` states, read on `today` ("ayer" is the day before);
     `asked` is the field the last turn asked for, which bare digits may answer; `day_first`
-    reads `09/11/2026` as 9 November (Spanish) or, False, as 11 September (English)."""
+    reads `09/11/2026` as 9 November (Spanish) or, False, as 11 September; None reads no
+    value into a numeric date both ways allow (`two_readings` says which two)."""
     text = _OLD_BOLIVAR.sub(lambda m: "bs".ljust(len(m[0])), fold(message))
     taken: list[Span] = []
-    mention = find_bank(message)
-    if mention is not None and asked in ("reference", "amount"):
+    mentions = _banks(text)
+    if asked in ("reference", "amount"):
         # Four bare digits answering "¿cuál es la referencia?" are the reference.
-        mention = None if text[mention.start : mention.end].isdigit() else mention
-    bank = mention.bank.code if mention is not None else None
-    if mention is not None:
-        taken.append((mention.start, mention.end))
+        mentions = [m for m in mentions if not text[m.start : m.end].isdigit()]
+    taken.extend((m.start, m.end) for m in mentions)
+    bank = _bank_meant(text, mentions)
     reference = _reference(text, asked, taken)
     paid_on = _payment_date(text, today, day_first, taken)
     amount = _amount(text, asked, taken)
@@ -356,6 +415,9 @@ def read_payment_report(
         bank=bank,
         payment_date=paid_on,
         several_references=len(_references(text)) > 1,
+        day_in_doubt=paid_on is None
+        and day_first is None
+        and two_readings(text, today) is not None,
     )
 
 
