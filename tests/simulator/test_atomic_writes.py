@@ -224,6 +224,13 @@ def test_a_failed_save_leaves_memory_alone(tmp_path: Path, monkeypatch: pytest.M
     assert (
         sim.client.post("/_sim/clock/advance", headers=ADMIN, json={"days": 1}).status_code == 200
     )
+    report = sim.client.post(  # falls due in the same business day: the sharing copy
+        f"/v1/customers/{ACCOUNT}/payment-reports",
+        headers={**sim.auth(), "Idempotency-Key": "disk-report-0001"},
+        json={"method": "pago_movil", "amount": "1310.40", "currency": "VES",
+              "reference": "0045127", "bank": "0134", "payment_date": "2026-11-11"},
+    )  # fmt: skip
+    assert report.status_code == 201, report.text
     before = _world(sim, state_file)
     persistence = sim.control.store._persistence
 
@@ -233,7 +240,11 @@ def test_a_failed_save_leaves_memory_alone(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(persistence, "save_write", full_disk)
     monkeypatch.setattr(persistence, "save_all", full_disk)
     assert sim.pay(ACCOUNT, "disk-key-0001").status_code == 500
-    for step in ({"days": 40}, {"minutes": 10}):  # across days, and only the clock moving
+    for step in (
+        {"days": 40},
+        {"minutes": 10},
+        {"minutes": 40},
+    ):  # across days, the clock, a report
         assert sim.client.post("/_sim/clock/advance", headers=ADMIN, json=step).status_code == 500
     assert sim.client.post("/_sim/reset", headers=ADMIN, json={"seed": 7}).status_code == 500
     assert _world(sim, state_file) == before

@@ -150,6 +150,20 @@ def due_moments(state: BillingState, delay: timedelta, by: datetime) -> list[dat
     )
 
 
+def due_accounts(state: BillingState, delay: timedelta, by: datetime) -> set[tuple[str, str]]:
+    """(tenant, account number) of every account holding a pending report that falls due by
+    `by`: the only accounts a verification up to `by` can change."""
+    return {
+        (tenant_id, number)
+        for tenant_id, accounts in state.accounts.items()
+        for number, account in accounts.items()
+        if any(
+            report.status == PENDING and report.created_at + delay <= by
+            for report in account.payment_reports
+        )
+    }
+
+
 def verify_due(
     state: BillingState, start: date, delay: timedelta, forced: Forced | None = None
 ) -> list[Account]:
