@@ -1085,3 +1085,52 @@ MUTANTS.update(
         ReportsOldestFirst: ("payment_report", frozenset({"payment_report.listed"})),
     }
 )
+
+
+REPORT_POST = re.compile(r"^/v1/customers/\d{10}/payment-reports$")
+
+
+class ReportKeyOverAccountOnly(Wrapper):
+    """payment_report.idempotency: the report fingerprint covers the account only, so the
+    same key with a changed amount replays the first report instead of a 409."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.first: dict[tuple[str, bytes], bytes] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        key = request_header(scope, b"idempotency-key")
+        if scope["method"] == "POST" and REPORT_POST.match(scope["path"]) and key is not None:
+            body = self.first.setdefault((scope["path"], key), body)
+        return await call(self.app, scope, body)
+
+
+class PendingReportCredited(Wrapper):
+    """payment_report.pending: a new report is credited provisionally (its amount counts
+    as credit on the balance, consistently with `net_balance`) before anyone verified it."""
+
+    def __init__(self, app: ASGIApp, primary_key: str) -> None:
+        super().__init__(app, primary_key)
+        self.provisional: dict[str, Decimal] = {}
+
+    async def handle(self, scope: Scope, body: bytes) -> Reply:
+        reply = await call(self.app, scope, body)
+        account = scope["path"].split("/")[3] if scope["path"].count("/") >= 3 else ""
+        if scope["method"] == "POST" and REPORT_POST.match(scope["path"]) and reply.status == 201:
+            credit = self.provisional.get(account, Decimal(0)) + Decimal(json.loads(body)["amount"])
+            self.provisional[account] = credit
+        data = reply.json()
+        extra = self.provisional.get(account)
+        if BALANCE_PATH.match(scope["path"]) and reply.status == 200 and extra is not None:
+            data["credit_balance"] = money(Decimal(data["credit_balance"]) + extra)
+            data["net_balance"] = money(Decimal(data["net_balance"]) - extra)
+            return reply.with_json(data)
+        return reply
+
+
+MUTANTS.update(
+    {
+        ReportKeyOverAccountOnly: ("payment_report", frozenset({"payment_report.idempotency"})),
+        PendingReportCredited: ("payment_report", frozenset({"payment_report.pending"})),
+    }
+)

@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Generic, TypeVar
 
 from billing_toolkit.client.capability_flows import CapabilityFlow, guarded
-from billing_toolkit.client.errors import NotFoundError
+from billing_toolkit.client.errors import NotFoundError, ValidationError
 from billing_toolkit.client.evidence import day, instant
 from billing_toolkit.client.models.billing import ExchangeRate, PaymentReport
 from billing_toolkit.client.money import format_amount, money
@@ -30,14 +30,45 @@ CENT = Decimal("0.01")
 R = TypeVar("R")
 
 
+OTHER_CURRENCY = {"USD": "VES", "VES": "USD"}
+"""The contract's two currencies (`Currency`), each the other's conversion."""
+
+
 def usd_to_ves(usd: Decimal, rate: Decimal) -> Decimal:
     """VES = USD × rate, rounded half-up to the cent (the contract's rounding)."""
     return (usd * rate).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+def ves_to_usd(ves: Decimal, rate: Decimal) -> Decimal:
+    """USD = VES ÷ rate, rounded half-up to the cent (the contract's inverse rounding).
+
+    Within the contract's bounds (12-digit amounts, 8-decimal rates) the default 28-digit
+    quotient is never close enough to a half cent to round the wrong way."""
+    return (ves / rate).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+MAX_AMOUNT = Decimal(10**12)
+"""The contract's `Amount` has at most twelve integer digits."""
+
+
+def convertible(usd: Decimal) -> Decimal:
+    """`usd` when it is an amount to convert: an `Amount` (not negative, two decimals).
+
+    Bias: refuse. Rounding `32.485` first would convert a figure nobody gave, and a negative
+    sum has no bolívares figure; the refusal is a business "no", never a crash.
+    """
+    if not usd.is_finite() or not 0 <= usd < MAX_AMOUNT or usd != usd.quantize(CENT):
+        raise ValidationError(
+            f"{usd} is not a dollar amount to convert (an amount with two decimals).",
+            operation_id="getExchangeRate",
+        )
+    return usd
+
+
 def rate_evidence(rate: ExchangeRate) -> str:
     """The rate as the API gives it, and as a Venezuelan reply writes it (a decimal comma):
-    a rate has four decimals, so it is no amount and a reply can only quote its literal."""
+    a rate has 2 to 8 decimals (its `scale`), so it is no amount and a reply can only quote
+    its literal. A carried rate says so and names the day it was published for."""
     carried = (
         f"no rate was published for {day(rate.date)}; this is the last published rate, "
         f"of {day(rate.effective_date)}"
@@ -58,6 +89,30 @@ def conversion_evidence(usd: Decimal, ves: Decimal, rate: ExchangeRate) -> str:
     )
 
 
+def credit_evidence(report: PaymentReport, credited: Decimal) -> str:
+    """What a verified report credited, with its currency and where the figure comes from.
+
+    A report does not carry its account's currency; `exchange_rate.conversion` names a rate
+    only when the report's currency is not the account's, so the credited currency is the
+    other one of the contract's two then, and the report's own otherwise. Stating it (and
+    the rate's date and unit) keeps a reader from guessing which currency a figure is in.
+    """
+    paid = money(report.currency.value, report.amount)
+    if report.exchange_rate is None:
+        credited_money = money(report.currency.value, credited)
+        return (
+            f" It became payment {report.payment_id}, credited {credited_money} to the "
+            f"account (the reported {paid}, in the account's currency, not converted)."
+        )
+    credited_currency = OTHER_CURRENCY[report.currency.value]
+    return (
+        f" It became payment {report.payment_id}, credited {money(credited_currency, credited)}"
+        f" to the account (the reported {paid} converted at the official rate of "
+        f"{day(report.payment_date)}, VES {report.exchange_rate} per USD 1.00, rounded "
+        "half-up to the cent)."
+    )
+
+
 def report_evidence(report: PaymentReport) -> str:
     """The report as recorded and its status; a pending report says nothing was booked."""
     bank = f", bank {report.bank}" if report.bank else ""
@@ -68,24 +123,22 @@ def report_evidence(report: PaymentReport) -> str:
         f"{instant(report.created_at)}; status {report.status.value}."
     )
     if report.status.value == "verified" and report.credited_amount is not None:
-        rate = f" at rate {report.exchange_rate}" if report.exchange_rate else ""
-        return said + (
-            f" It became payment {report.payment_id}, credited "
-            f"{format_amount(report.credited_amount)} in the account's currency{rate}."
-        )
+        return said + credit_evidence(report, report.credited_amount)
     if report.status.value == "rejected" and report.rejection_reason is not None:
         return said + f" Rejection reason: {report.rejection_reason.value}."
     return said + " Nothing is booked until the billing team verifies it against the bank."
 
 
 def _exchange_rate(on: date, usd: Decimal | None) -> CapabilityFlow:
+    """The rate of `on`; an amount that cannot be converted is refused before any call."""
+    amount = None if usd is None else convertible(usd)
     rate = yield lambda c: c.get_exchange_rate(on)
     data: dict[str, Any] = rate.model_dump(mode="json")
     evidence = rate_evidence(rate)
-    if usd is not None:
-        ves = usd_to_ves(usd, Decimal(rate.rate))
-        data |= {"usd_amount": format_amount(usd), "ves_amount": format_amount(ves)}
-        evidence += conversion_evidence(usd, ves, rate)
+    if amount is not None:
+        ves = usd_to_ves(amount, Decimal(rate.rate))
+        data |= {"usd_amount": format_amount(amount), "ves_amount": format_amount(ves)}
+        evidence += conversion_evidence(amount, ves, rate)
     return ToolResult("exchange_rate", True, evidence, data)
 
 
