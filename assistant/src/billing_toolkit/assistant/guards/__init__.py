@@ -2,7 +2,8 @@
 
 1. `humanizer.py` shapes it for WhatsApp (only removes: Markdown, blank lines, an overlong
    tail);
-2. `grounding.py` checks every figure, date and citation against the turn's evidence;
+2. `grounding.py` checks every figure, date and citation against the turn's evidence, and
+   (`report_claims.py`) every payment report status, rejection reason and rate publication;
 3. `foreign_identifiers.py` checks every identifier is one this subscriber may be told;
 4. `forbidden_phrases.py` stops promises only a person may make.
 

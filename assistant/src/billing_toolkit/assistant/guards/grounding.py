@@ -71,6 +71,12 @@ Renderings a model writes are accepted by value, each narrowly:
      (`+58 412 123 4567`) by digit equality with an evidence identifier, however the
      evidence separates it.
 
+Rates and payment reports (`report_claims.py`): a rate with 4 to 8 decimals said with a unit
+is backed by the same rate in the same unit (`Bs. 91,9581` by `VES 91.9581`), never by an
+amount; a report id is checked whole there, not as digits; and the words a reply says of a
+report (its status, a rejection reason, what was credited) or of a rate (the day it was
+published) must be the evidence's.
+
 Illustration is not evidence: a reply about the subscriber's account (`about_account`) may
 not lean on `example_texts` (worked examples, format samples). A figure only an example
 backs is rejected and listed in `illustrative_tokens` as well, so the agent sees why.
@@ -96,6 +102,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
+from billing_toolkit.assistant.guards.report_claims import REPORT_ID, unsupported_claims
 from billing_toolkit.assistant.text.amounts import (
     AMBIGUOUS,
     amount_value,
@@ -123,6 +130,8 @@ _MIN_IDENTIFIER_DIGITS = 7
 _SPACED_IDENTIFIER = re.compile(r"(?<![\w.,+-])\+?\d[\d ()-]*[ ()][\d ()-]*\d(?![\d]|[.,]\d)")
 """A run of digits with spaces or parentheses inside: a phone or ID a model spaced out."""
 _WHOLE = re.compile(r"-?\d+")
+_RATE_SHAPED = re.compile(r"(-?\d+)[.,](\d{4,8})")
+"""An exchange rate's figure: one decimal mark and 4 to 8 decimals (never a thousands group)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +172,14 @@ def _figure_value(token: str) -> Decimal | None:
     if value is None and _WHOLE.fullmatch(token):
         return Decimal(token)
     return value
+
+
+def _rate_value(token: str) -> Decimal | None:
+    """The value of a rate written with 4 to 8 decimals, with either decimal mark
+    (`91,9581` = `91.9581`); None for anything else. A rate with 3 decimals (`36.125`) is
+    also a thousands-grouped figure, so it gets no value: only its literal backs it."""
+    match = _RATE_SHAPED.fullmatch(token)
+    return None if match is None else Decimal(f"{match[1]}.{match[2]}")
 
 
 def _digits_end(start: int, token: str) -> int:
@@ -207,10 +224,16 @@ class _Evidence:
             _identifier(m[0]) for m in _SPACED_IDENTIFIER.finditer(joined)
         }
         self._by_unit: dict[str, set[Decimal]] = {}
+        self._rates_by_unit: dict[str, set[Decimal]] = {}
+        """Rates said with a unit (`VES 91.9581 per USD 1.00`), apart from amounts: a rate
+        backs the same rate in the same unit (`Bs. 91,9581`), never an amount."""
         for at, token in numbers:
             unit, value = unit_of(undated, at, _digits_end(at, token)), _figure_value(token)
             if unit is not None and value is not None:
                 self._by_unit.setdefault(unit, set()).add(value)
+            rate = _rate_value(token)
+            if unit is not None and rate is not None:
+                self._rates_by_unit.setdefault(unit, set()).add(rate)
 
     def supports_value(self, value: Decimal, unit: str) -> bool:
         """An evidence figure with this value in this unit (`USD 45` = `USD 45.00`)."""
@@ -225,7 +248,10 @@ class _Evidence:
                 unsigned, unit
             )
         value = _figure_value(token)
-        return value is not None and self.supports_value(value, unit)
+        if value is None:
+            rate = _rate_value(token)
+            return rate is not None and rate in self._rates_by_unit.get(unit, ())
+        return self.supports_value(value, unit)
 
     def supports_spelled(self, value: Decimal) -> bool:
         """A number in words with no unit: the same whole number written in the evidence, or
@@ -369,6 +395,7 @@ class GroundingVerifier:
         scope = _Scope(texts if about_account else [*texts, *example_texts], canonical)
         failed = _unsupported(canonical, scope, language)
         tokens = tuple(dict.fromkeys(token for _, token in sorted(failed)))
+        tokens += unsupported_claims(canonical, texts)
         illustrative: tuple[str, ...] = ()
         if about_account and tokens and example_texts:
             everything = _Scope([*texts, *example_texts], canonical)
@@ -394,7 +421,7 @@ def _unsupported(answer: str, scope: _Scope, language: Language | None) -> list[
         for m in mentions
         if not scope.supports(m.start, lambda e, m=m: e.supports_date(m))
     ]
-    judged = _date_spans(mentions)
+    judged = _date_spans(mentions) + [m.span() for m in REPORT_ID.finditer(answer)]
     for start, end, wording in find_relative_dates(_blank(answer, judged)):
         judged.append((start, end))
         today = scope.everything.today

@@ -1,0 +1,278 @@
+"""The verifier on contract 1.1's figures: rates, amounts in bolívares and payment reports.
+
+A language model gets these wrong in a few recurring ways; each table below is one class,
+each row a corrupted reply a subscriber could have been sent, in Spanish and English and in
+the spellings Venezuelans write ("Bs. 1.310,40", "1310.40 bs", "Bs 1310,4", "VES 1.310,40",
+"$25", "25 USD", "USD 25,00"). The evidence is the client's own rendering of contract
+records (a rate carried over a Saturday, a report pending, verified and rejected) and, last,
+of the in-process simulator's; true replies must keep passing.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from billing_toolkit.assistant.text.language import Language
+from billing_toolkit.assistant.text.money import format_amount
+from billing_toolkit.client import Capabilities
+from billing_toolkit.client.models.billing import ExchangeRate, PaymentReport
+from billing_toolkit.client.payment_report_capabilities import (
+    ReportedPayment,
+    conversion_evidence,
+    rate_evidence,
+    report_evidence,
+    usd_to_ves,
+)
+from billing_toolkit.simulator.state.bank_statement import statement
+from tests.assistant.grounding_helpers import verify
+from tests.client import test_payment_report_capabilities as capability_tests
+from tests.simulator.conftest import Sim
+
+sim, caps = capability_tests.sim, capability_tests.caps
+
+BALANCE = (
+    "Balance of account 1000004821 as of 2026-11-07T10:00:00Z: amount due USD 32.48; "
+    "overdue USD 0.00; credit USD 0.00; net balance USD 32.48; next due date 2026-12-15."
+)
+SATURDAY_RATE = ExchangeRate.model_validate(
+    {
+        "date": "2026-11-07",
+        "rate": "91.9581",
+        "scale": 4,
+        "source": "BCV",
+        "effective_date": "2026-11-06",
+        "carried_over": True,
+        "published_at": "2026-11-05T20:00:00Z",
+    }
+)
+RATE = rate_evidence(SATURDAY_RATE) + conversion_evidence(
+    Decimal("32.48"), usd_to_ves(Decimal("32.48"), Decimal("91.9581")), SATURDAY_RATE
+)
+"""USD 32.48 × 91.9581 = 2986.7990…: VES 2986.80, half-up to the cent."""
+_REPORT: dict[str, Any] = {
+    "report_id": "PRP-0000000033",
+    "account_number": "1000004821",
+    "status": "pending_verification",
+    "method": "pago_movil",
+    "amount": "1310.40",
+    "currency": "VES",
+    "reference": "0045127",
+    "bank": "0102",
+    "payment_date": "2026-11-10",
+    "payer_phone": None,
+    "payer_national_id": None,
+    "created_at": "2026-11-10T14:00:00Z",
+    "resolved_at": None,
+    "rejection_reason": None,
+    "payment_id": None,
+    "credited_amount": None,
+    "exchange_rate": None,
+}
+_RESOLVED = {"resolved_at": "2026-11-11T10:00:00Z"}
+PENDING = report_evidence(PaymentReport.model_validate(_REPORT))
+VERIFIED = report_evidence(
+    PaymentReport.model_validate(
+        _REPORT
+        | _RESOLVED
+        | {
+            "status": "verified",
+            "credited_amount": "14.25",  # 1310.40 / 91.9581 = 14.2499…
+            "exchange_rate": "91.9581",
+            "payment_id": "PAY-0000000123",
+        }
+    )
+)
+REJECTED = report_evidence(
+    PaymentReport.model_validate(
+        _REPORT | _RESOLVED | {"status": "rejected", "rejection_reason": "reference_not_found"}
+    )
+)
+EVIDENCE = {
+    "rate": (BALANCE, RATE),
+    "pending": (BALANCE, PENDING),
+    "verified": (BALANCE, VERIFIED),
+    "rejected": (BALANCE, REJECTED),
+}
+
+
+def stopped(reply: str, evidence: str) -> tuple[str, ...]:
+    return verify(reply, *EVIDENCE[evidence]).unsupported_tokens
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        ("rate", "La tasa del 7 de noviembre de 2026 es Bs. 91,9581 por dólar."),
+        ("rate", "La tasa es 91,9581 bolívares por dólar."),
+        ("rate", "The rate is VES 91.9581 per USD 1.00."),
+        ("rate", "Tu deuda de USD 32,48 son Bs. 2.986,80 a la tasa del 7 de noviembre de 2026."),
+        ("rate", "Tu deuda de $32,48 equivale a 2986.80 bs."),
+        ("rate", "Tu deuda de 32,48 USD son Bs 2986,8."),
+        ("rate", "Tu deuda de 32,48 USD son VES 2.986,80."),
+        ("rate", "Your balance of USD 32.48 is VES 2,986.80 at today's rate."),
+        ("rate", "Rige la tasa publicada el 6 de noviembre de 2026: Bs. 91,9581 por dólar."),
+        ("rate", "The rate published on November 6, 2026 applies: VES 91.9581 per dollar."),
+        (
+            "rate",
+            (
+                "No rate was published for November 7, 2026; the last published rate applies, "
+                "that of November 6, 2026: 91.9581 per dollar, in bolívars (source: BCV)."
+            ),
+        ),
+        ("pending", "Tu reporte PRP-0000000033 por Bs. 1.310,40 está pendiente de verificación."),
+        ("pending", "Recibimos tu reporte PRP-0000000033 de 1310.40 bs, referencia 0045127."),
+        ("pending", "Your report PRP-0000000033 for VES 1,310.40 is pending verification."),
+        ("pending", "Tu reporte PRP-0000000033 aún no ha sido verificado; tu saldo no cambia."),
+        ("pending", "Your report PRP-0000000033 has not been verified yet."),
+        ("pending", "It will be credited once it is verified."),
+        ("verified", "Tu reporte PRP-0000000033 fue verificado: se acreditaron USD 14,25."),
+        ("verified", "Se acreditaron USD 14,25 a tu cuenta por el reporte PRP-0000000033."),
+        (
+            "verified",
+            (
+                "Your report PRP-0000000033 was verified: USD 14.25 credited as payment "
+                "PAY-0000000123."
+            ),
+        ),
+        ("rejected", "Tu reporte PRP-0000000033 fue rechazado: no encontramos la referencia."),
+        ("rejected", "Your report PRP-0000000033 was rejected: reference 0045127 was not found."),
+    ],
+)
+def test_a_true_reply_passes(evidence: str, reply: str) -> None:
+    assert stopped(reply, evidence) == ()
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply", "wrong"),
+    [
+        # The right number in the wrong currency.
+        ("rate", "Tu deuda es Bs. 32,48.", "32,48"),
+        ("rate", "Tu deuda es 32.48 bs.", "32.48"),
+        ("rate", "Tu deuda es USD 2.986,80.", "2.986,80"),
+        ("rate", "La tasa es $91,9581.", "91,9581"),
+        ("rate", "La tasa es 91,9581 USD.", "91,9581"),
+        ("rate", "The rate is USD 91.9581.", "91.9581"),
+        ("pending", "Tu reporte PRP-0000000033 por USD 1.310,40 está pendiente.", "1.310,40"),
+        ("pending", "Your report PRP-0000000033 for $1,310.40 is pending.", "1,310.40"),
+        ("verified", "Se acreditaron Bs. 14,25 a tu cuenta.", "14,25"),
+        # A conversion at another rate, wrongly rounded, or inverted wrongly.
+        ("rate", "Tu deuda de USD 32,48 son Bs. 2.986,79.", "2.986,79"),  # truncated
+        ("rate", "Tu deuda de USD 32,48 son Bs 2986,7.", "2986,7"),
+        ("rate", "Your USD 32.48 is VES 2,987.00.", "2,987.00"),
+        ("rate", "Tu deuda de USD 32,48 son Bs. 2.990,05.", "2.990,05"),  # another day's rate
+        ("rate", "Bs. 2.986,80 son USD 32,50.", "32,50"),  # the inverse, wrong
+        ("rate", "La tasa es Bs. 91,96.", "91,96"),  # the rate rounded
+        ("rate", "La tasa es Bs. 92,10.", "92,10"),
+        ("rate", "USD 32,48 son Bs. 2.986,80 (tasa de Bs. 91,9582).", "91,9582"),
+    ],
+)
+def test_a_wrong_currency_or_conversion_is_stopped(evidence: str, reply: str, wrong: str) -> None:
+    assert wrong in stopped(reply, evidence)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "La tasa del 8 de noviembre de 2026 es Bs. 91,9581.",
+        "La tasa de hoy, publicada hoy, es Bs. 91,9581.",  # carried over from Friday
+        "La tasa del 6 de noviembre de 2026 es Bs. 91,9581, publicada hoy.",
+        "The rate published today is VES 91.9581.",
+        "La tasa fue publicada el 7 de noviembre de 2026: Bs. 91,9581 por dólar.",
+        "The rate was published on November 7, 2026: VES 91.9581 per dollar.",
+        "Se publicó el sábado 7 de noviembre de 2026 a Bs. 91,9581 por dólar.",
+    ],
+)
+def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply: str) -> None:
+    assert stopped(reply, "rate") != ()
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply", "wrong"),
+    [
+        # The report amount as the credited amount or as a new balance.
+        ("pending", "Se acreditaron Bs. 1.310,40 a tu cuenta.", "se acreditaron"),
+        ("pending", "Tu nuevo saldo es Bs. 1.310,40.", "nuevo saldo"),
+        ("pending", "Your new balance is USD 18.23.", "new balance"),
+        ("pending", "Tu reporte por 1310.40 bs ya se abonó a tu cuenta.", "se abono"),
+        ("verified", "Tu reporte fue verificado: se acreditaron Bs. 1.310,40.", "1.310,40"),
+        ("verified", "Se acreditaron USD 14,52 a tu cuenta.", "14,52"),
+        # An id altered by one digit.
+        ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),
+        ("pending", "Your report PRP-0000000023 is pending.", "PRP-0000000023"),
+        ("pending", "Tu reporte PRP-0000000033 (referencia 0045128) está pendiente.", "0045128"),
+        ("verified", "Quedó registrado como el pago PAY-0000000124.", "0000000124"),
+        # The status changed.
+        ("pending", "Tu reporte PRP-0000000033 por Bs. 1.310,40 ya fue verificado.", "verificado"),
+        ("pending", "Your report PRP-0000000033 for VES 1,310.40 has been verified.", "verified"),
+        ("pending", "Your report PRP-0000000033 was approved.", "approved"),
+        ("pending", "Tu reporte PRP-0000000033 fue rechazado.", "rechazado"),
+        ("verified", "Tu reporte PRP-0000000033 está pendiente de verificación.", "pendiente"),
+        ("verified", "Your report PRP-0000000033 was rejected.", "rejected"),
+        ("rejected", "Tu reporte PRP-0000000033 fue verificado.", "verificado"),
+        ("rejected", "Your payment report is still pending.", "pending"),
+        # The rejection reason swapped.
+        ("rejected", "Fue rechazado porque el monto no coincide.", "monto no coincide"),
+        ("rejected", "It was rejected: the amount does not match.", "amount does not match"),
+        ("rejected", "Fue rechazado: la referencia está duplicada.", "duplicad"),
+        ("rejected", "It was rejected: that reference had already been reported.", "already"),
+        ("rejected", "Rechazado: ese método no se recibe en esa moneda.", "no se recibe"),
+    ],
+)
+def test_a_report_misstated_is_stopped(evidence: str, reply: str, wrong: str) -> None:
+    assert any(wrong in token for token in stopped(reply, evidence)), stopped(reply, evidence)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Tu deuda es Bs. 91,9581.",  # the rate said as the amount
+        "Tu deuda es de 91,9581.",
+        "You owe 91.9581.",
+    ],
+)
+def test_the_rate_said_as_an_amount_is_stopped(reply: str) -> None:
+    assert stopped(reply, "rate") != ()
+
+
+def test_a_status_word_is_not_checked_without_a_report_in_the_evidence() -> None:
+    """A payment the evidence states (no report) may be said to be credited."""
+    payment = (
+        "Last payment PAY-0000000123 of account 1000004821: USD 32.48 on 2026-11-06, "
+        "credited to invoice INV-2026-004281."
+    )
+    assert verify("Tu pago PAY-0000000123 fue acreditado.", payment).grounded
+
+
+def test_the_simulators_report_and_saturday_rate_are_held_to_their_status_and_day(
+    sim: Sim, caps: Capabilities
+) -> None:
+    """Real evidence: a report filed with the simulator is pending, and Saturday's rate is
+    Friday's; the true replies pass, "verificado" and "publicada hoy" do not."""
+    customer = sim.sample("open_invoice")
+    today = sim.control.clock.now().date()
+    entry = next(e for e in statement(sim.config.seed, "fibranet", today) if e.currency == "VES")
+    paid = ReportedPayment(
+        entry.method, entry.amount, "VES", entry.reference, entry.payment_date, entry.bank
+    )
+    filed = caps.report_payment(
+        customer["account_number"], paid, idempotency_key="verifier-1-1-figures"
+    )
+    report = filed.data
+    assert filed.evidence_text is not None and isinstance(report, dict)
+    saturday = today - timedelta(days=(today.weekday() - 5) % 7)  # the last Saturday
+    rate = caps.exchange_rate(saturday)
+    assert rate.evidence_text is not None and isinstance(rate.data, dict)
+    evidence = (filed.evidence_text, rate.evidence_text)
+    amount = format_amount(str(entry.amount), "VES", Language.SPANISH)
+    said = f"Tu reporte {report['report_id']} por {amount}"
+    figure = str(rate.data["rate"]).replace(".", ",")
+    assert verify(f"{said} está pendiente de verificación.", *evidence).grounded
+    assert not verify(f"{said} ya fue verificado.", *evidence).grounded
+    assert verify(f"La tasa es Bs. {figure} por dólar.", *evidence).grounded
+    assert not verify(
+        f"La tasa de hoy es Bs. {figure} por dólar, publicada hoy.", *evidence
+    ).grounded
