@@ -15,7 +15,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
@@ -939,7 +939,10 @@ MUTANTS: dict[type[Wrapper], tuple[str, frozenset[str]]] = {
     PlanChangeAMonthLate: ("subscription", frozenset({"subscription.pending_change"})),
     CataloguePricesWithTax: ("plan", frozenset({"plan.catalogue"})),
     SuspensionNotShown: ("customer", frozenset({"customer.status"})),
-    ListedPaymentsLoseReference: ("payment", frozenset({"payment.listed"})),
+    ListedPaymentsLoseReference: (
+        "payment",
+        frozenset({"payment.listed", "payment_report.verified"}),  # the seeded verified report's
+    ),
     CustomerWithoutCurrency: ("schema", frozenset({"schema.response"})),
 }
 
@@ -1133,4 +1136,28 @@ MUTANTS.update(
         ReportKeyOverAccountOnly: ("payment_report", frozenset({"payment_report.idempotency"})),
         PendingReportCredited: ("payment_report", frozenset({"payment_report.pending"})),
     }
+)
+
+
+class ConversionRoundedDown(JsonRewriter):
+    """exchange_rate.conversion: a verified report in bolívares credits its dollars cut to
+    the cent (VES ÷ rate rounded down) instead of rounded half-up."""
+
+    PATH = REPORTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_report(data):
+            if (
+                found["status"] == "verified"
+                and found.get("exchange_rate")
+                and found["currency"] == "VES"
+            ):
+                exact = Decimal(found["amount"]) / Decimal(found["exchange_rate"])
+                found["credited_amount"] = money(exact.quantize(Decimal("0.01"), ROUND_DOWN))
+        return data
+
+
+MUTANTS[ConversionRoundedDown] = (
+    "payment_report",
+    frozenset({"exchange_rate.conversion", "payment_report.verified"}),  # its payment differs
 )

@@ -129,7 +129,7 @@ def test_a_report_is_pending_books_nothing_and_is_listed_and_fetched(sim: Sim) -
     after = sim.get(f"/v1/customers/{account}/balance").json()
     assert {**after, "as_of": None} == {**before, "as_of": None}
     listed = sim.get(f"/v1/customers/{account}/payment-reports").json()["data"]
-    assert listed[0] == body and len(listed) == 3  # newest first, then the two seeded
+    assert listed[0] == body and len(listed) == 4  # newest first, then the three seeded
     assert status_of(sim, body["report_id"]) == body
 
 
@@ -153,7 +153,7 @@ def test_a_replayed_key_replays_and_a_changed_body_conflicts_as_for_payments(sim
     assert changed.json()["code"] == payment_conflict.json()["code"] == "idempotency_conflict"
     listed = sim.get(f"/v1/customers/{account}/payment-reports").json()["data"]
     assert [r["report_id"] for r in listed].count(first.json()["report_id"]) == 1
-    assert len(listed) == 3
+    assert len(listed) == 4
 
 
 def test_a_report_without_a_key_is_refused_and_records_nothing(sim: Sim) -> None:
@@ -277,15 +277,46 @@ def test_reports_survive_a_snapshot_and_restore(sim: Sim) -> None:
 
 def test_seeded_reports_show_each_status_and_never_move_money(sim: Sim) -> None:
     account = usd_account(sim)
-    pending, rejected = sim.get(f"/v1/customers/{account}/payment-reports").json()["data"]
-    assert (pending["status"], rejected["rejection_reason"]) == (
+    pending, rejected, verified = sim.get(f"/v1/customers/{account}/payment-reports").json()["data"]
+    assert (pending["status"], rejected["rejection_reason"], verified["status"]) == (
         "pending_verification",
         "reference_not_found",
+        "verified",
     )
     payments = sim.get(f"/v1/customers/{account}/payments").json()
+    balance = sim.get(f"/v1/customers/{account}/balance").json()
     sim.control.clock.advance(minutes=30)
     assert status_of(sim, pending["report_id"])["rejection_reason"] == "reference_not_found"
     assert sim.get(f"/v1/customers/{account}/payments").json() == payments
+    after = sim.get(f"/v1/customers/{account}/balance").json()
+    assert {**after, "as_of": None} == {**balance, "as_of": None}
+
+
+def test_the_seeded_verified_report_is_a_payment_of_the_history_converted_half_up(
+    sim: Sim,
+) -> None:
+    """The one verified report a tenant's history has: in bolívares on the dollar account
+    clients test with, credited exactly its payment, at the rate of its `payment_date`."""
+    account = usd_account(sim)
+    listed = sim.get(f"/v1/customers/{account}/payment-reports").json()["data"]
+    [verified] = [r for r in listed if r["status"] == "verified"]
+    assert (verified["currency"], verified["method"]) == ("VES", "pago_movil")
+    rate = sim.get(f"/v1/exchange-rates/{verified['payment_date']}").json()["rate"]
+    assert verified["exchange_rate"] == rate
+    assert verified["credited_amount"] == str(to_usd(Decimal(verified["amount"]), Decimal(rate)))
+    payments = sim.get(f"/v1/customers/{account}/payments", params={"limit": 100}).json()["data"]
+    [payment] = [p for p in payments if p["payment_id"] == verified["payment_id"]]
+    assert (payment["amount"], payment["reference"], payment["method"]) == (
+        verified["credited_amount"],
+        verified["reference"],
+        verified["method"],
+    )
+    assert verified["created_at"] < verified["resolved_at"]
+    again = report(
+        sim, account, "report-key-again", reference=verified["reference"], bank=verified["bank"]
+    )
+    sim.control.clock.advance(minutes=30)
+    assert status_of(sim, again.json()["report_id"])["rejection_reason"] == "duplicate_reference"
 
 
 def test_the_statement_is_seeded() -> None:

@@ -104,10 +104,12 @@ def judge_verified(ledger: Ledger, facts: ContractFacts) -> Findings:
             owner = owners.setdefault(paid, ident)
             if owner != ident:
                 problems.append(f"{ident}: names {paid}, which {owner} already became")
-            payment = listed.get(paid)
+            payment = listed.get(paid) or {}
             credited = amount(resource.get("credited_amount"), facts)
-            if payment is not None and (
-                amount(payment.get("amount"), facts) != credited
+            booked = amount(payment.get("amount"), facts)
+            # an amount that is not money is the money rule's finding, not a second one here
+            if payment and (
+                (None not in (booked, credited) and booked != credited)
                 or payment.get("reference") != resource["reference"]
             ):
                 problems.append(

@@ -94,6 +94,10 @@ def judge(
         return forced, None
     if METHOD_CURRENCY[report.method] != report.currency:
         return "currency_not_allowed", None
+    if any(
+        reference == report.reference and report.bank in (None, bank) for bank, reference in claimed
+    ):
+        return "duplicate_reference", None  # a verified report's own, on the statement or not
     found = candidates(report, entries, forced)
     if not found:
         return "reference_not_found", None
@@ -185,7 +189,7 @@ def verify_due(
             for report, _ in reports
             if report.status == VERIFIED
             for entry in candidates(report, entries, verdicts[report.reference])
-        }
+        } | {(report.bank, report.reference) for report, _ in reports if report.status == VERIFIED}
         for report, account in reports:
             if report.status != PENDING or report.created_at + delay > state.now:
                 continue
