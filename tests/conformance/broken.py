@@ -1161,3 +1161,21 @@ MUTANTS[ConversionRoundedDown] = (
     "payment_report",
     frozenset({"exchange_rate.conversion", "payment_report.verified"}),  # its payment differs
 )
+
+
+class ZelleInBolivaresVerified(JsonRewriter):
+    """payment_report.method_currency: every report is shown as Zelle, whatever it was
+    paid in — a verified report in bolívares included."""
+
+    PATH = REPORTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_report(data):
+            found["method"] = "zelle"
+        return data
+
+
+MUTANTS[ZelleInBolivaresVerified] = (
+    "payment_report",
+    frozenset({"payment_report.method_currency", "payment_report.verified"}),  # not its payment's
+)

@@ -91,7 +91,7 @@ def _resolution_problems(resource: dict[str, Any]) -> list[str]:
 
 def judge_verified(ledger: Ledger, facts: ContractFacts) -> Findings:
     """Each report's resolution fields; a payment named by two reports; a verified report
-    against its payment wherever the run listed it."""
+    against its payment (amount, reference and method) wherever the run listed it."""
     findings = Findings()
     listed = {str(p["payment_id"]): p for _, p in payments(ledger)}
     owners: dict[str, str] = {}
@@ -111,10 +111,12 @@ def judge_verified(ledger: Ledger, facts: ContractFacts) -> Findings:
             if payment and (
                 (None not in (booked, credited) and booked != credited)
                 or payment.get("reference") != resource["reference"]
+                or payment.get("method") != resource["method"]
             ):
                 problems.append(
-                    f"{ident}: its payment {paid} is {payment.get('amount')} with reference "
-                    f"{payment.get('reference')}, not {credited} with {resource['reference']}"
+                    f"{ident}: its payment {paid} is {payment.get('amount')} by "
+                    f"{payment.get('method')} with reference {payment.get('reference')}, not "
+                    f"{credited} by {resource['method']} with {resource['reference']}"
                 )
         report(findings, seen, problems)
     return findings
