@@ -139,3 +139,25 @@ class TestUnitReading:
     def test_a_unit_before_another_figure_is_that_figures(self) -> None:
         text = "10 USD 45"
         assert (unit_of(text, 0, 2), unit_of(text, 7, 9)) == (None, "USD")
+
+
+RATE_EVIDENCE = (
+    "Official exchange rate for 2026-11-06: VES 91.9581 per USD 1.00 (source BCV,"
+    " published 2026-11-05T20:00:00Z)."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "backed"),
+    [
+        ("La tasa es Bs. 91,9581 por dólar.", True),  # the rate, in its unit
+        ("The rate is VES 91.9581 per dollar.", True),
+        ("La tasa es Bs. 91,9518 por dólar.", False),  # digits swapped
+        ("La tasa es $91,9581.", False),  # the rate's figure in the other currency
+    ],
+)
+def test_a_rate_said_with_its_unit_is_backed_only_by_the_same_rate_in_that_unit(
+    reply: str, backed: bool
+) -> None:
+    result = verify(reply, RATE_EVIDENCE)
+    assert (not result.unsupported_tokens) is backed, result.unsupported_tokens
