@@ -1179,3 +1179,21 @@ MUTANTS[ZelleInBolivaresVerified] = (
     "payment_report",
     frozenset({"payment_report.method_currency", "payment_report.verified"}),  # not its payment's
 )
+
+
+OTHER_VES_METHOD = {"pago_movil": "bank_transfer", "bank_transfer": "pago_movil"}
+
+
+class ReportPaymentsSwapMethods(JsonRewriter):
+    """payment_report.verified: the payments of bolívar reports are listed with the other
+    bolívar method (a Pago Móvil booked as a transfer, a transfer as a Pago Móvil)."""
+
+    PATH = LIST_PAYMENTS_PATH
+
+    def rewrite(self, data: Any, scope: Scope) -> Any:
+        for found in each_payment(data):
+            found["method"] = OTHER_VES_METHOD.get(found["method"], found["method"])
+        return data
+
+
+MUTANTS[ReportPaymentsSwapMethods] = ("payment_report", frozenset({"payment_report.verified"}))
