@@ -264,3 +264,22 @@ def test_a_payment_report_outage_escalates_and_an_unknown_account_does_not(
     assert (down.ok, down.should_escalate, down.data) == (False, True, None)
     said_no = ask(caps, "1999999999")
     assert (said_no.ok, said_no.should_escalate, said_no.data) == (False, False, None)
+
+
+def test_a_report_is_found_by_its_reference_across_pages_without_regard_to_case(
+    sim: Sim, caps: Capabilities, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from billing_toolkit.client import payment_report_capabilities as module
+
+    monkeypatch.setattr(module, "REFERENCE_PAGE", 2)
+    for number, reference in enumerate(("Zk4471", "0045130", "0045131", "0045132")):
+        paid = ReportedPayment("pago_movil", Decimal("10.00"), "VES", reference, date(2026, 11, 9))
+        caps.report_payment(account(sim), paid, idempotency_key=f"wamid-ref-{number:06d}")
+    found = caps.latest_payment_report(account(sim), reference="ZK4471")  # on the second page
+    assert found.ok and found.data is not None and found.data["report"]["reference"] == "Zk4471"
+    missing = caps.latest_payment_report(account(sim), reference="0099999")
+    assert missing.ok and missing.data is not None and missing.data["report"] is None
+    assert missing.evidence_text is not None and "with reference 0099999" in missing.evidence_text
+    monkeypatch.setattr(module, "REFERENCE_MAX_PAGES", 1)  # bounded: past the walk, none
+    beyond = caps.latest_payment_report(account(sim), reference="Zk4471")
+    assert beyond.data is not None and beyond.data["report"] is None

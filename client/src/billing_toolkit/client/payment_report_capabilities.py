@@ -13,12 +13,13 @@ and `PaymentReportMethods` is mixed into `CapabilityMethods`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Generic, TypeVar
 
-from billing_toolkit.client.capability_flows import CapabilityFlow, guarded
+from billing_toolkit.client.capability_flows import Ask, CapabilityFlow, guarded
 from billing_toolkit.client.errors import NotFoundError, ValidationError
 from billing_toolkit.client.evidence import day, instant
 from billing_toolkit.client.models.billing import ExchangeRate, PaymentReport
@@ -184,15 +185,42 @@ def _report_status(account_number: str, report_id: str) -> CapabilityFlow:
     )
 
 
-def _latest_report(account_number: str) -> CapabilityFlow:
-    """The account's newest report (the list is newest first), or none on record."""
-    page = yield lambda c: c.list_payment_reports(account_number, limit=1)
-    if not page.data:
-        text = f"Account {account_number} has no payment reports on record."
-        return ToolResult(
-            "latest_payment_report", True, text, {"account_number": account_number, "report": None}
+REFERENCE_PAGE = 50
+"""Reports per page when looking for one by its reference."""
+REFERENCE_MAX_PAGES = 4
+"""Pages walked for a reference (the newest 200 reports): a subscriber asks about a recent
+payment; past that the answer is "none on record", never a guess."""
+
+
+def _newest_of(
+    account_number: str, reference: str | None
+) -> Generator[Ask, Any, PaymentReport | None]:
+    """The newest report (the list is newest first), or the newest of `reference` (compared
+    as the bank prints it, without regard to case), or None."""
+    if reference is None:
+        page = yield lambda c: c.list_payment_reports(account_number, limit=1)
+        return page.data[0] if page.data else None
+    wanted, cursor = reference.upper(), None
+    for _ in range(REFERENCE_MAX_PAGES):
+        page = yield lambda c, after=cursor: c.list_payment_reports(
+            account_number, limit=REFERENCE_PAGE, cursor=after
         )
-    report = page.data[0]
+        found = next((r for r in page.data if r.reference.upper() == wanted), None)
+        cursor = page.next_cursor
+        if found is not None or cursor is None:
+            return found
+    return None
+
+
+def _latest_report(account_number: str, reference: str | None) -> CapabilityFlow:
+    """The account's newest report, or its newest of `reference`; none on record is an
+    answer too (ok, `report` None)."""
+    report = yield from _newest_of(account_number, reference)
+    if report is None:
+        of = f" with reference {reference}" if reference is not None else ""
+        text = f"Account {account_number} has no payment reports{of} on record."
+        data = {"account_number": account_number, "report": None, "reference": reference}
+        return ToolResult("latest_payment_report", True, text, data)
     data = {"account_number": account_number, "report": report.model_dump(mode="json")}
     return ToolResult("latest_payment_report", True, report_evidence(report), data)
 
@@ -222,8 +250,10 @@ class PaymentReportMethods(ABC, Generic[R]):
         subject = f"payment report {report_id} on account {account_number}"
         return self._run(guarded("payment_report_status", subject, flow))
 
-    def latest_payment_report(self, account_number: str) -> R:
-        """The account's newest payment report ("¿ya verificaron mi pago?" names none)."""
-        flow = _latest_report(account_number)
+    def latest_payment_report(self, account_number: str, reference: str | None = None) -> R:
+        """The account's newest payment report ("¿ya verificaron mi pago?" names none), or
+        with `reference` its newest report of that reference ("¿qué pasó con la referencia
+        0045127?")."""
+        flow = _latest_report(account_number, reference)
         subject = f"customer with account {account_number}"
         return self._run(guarded("latest_payment_report", subject, flow))

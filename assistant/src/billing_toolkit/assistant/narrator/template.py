@@ -440,6 +440,12 @@ def _filed_report(w: _Writer, data: Data) -> str:
 
 
 def _latest_report(w: _Writer, data: Data) -> str:
+    if data["report"] is None and data.get("reference"):  # asked by a reference none has
+        reference = data["reference"]
+        return w.t(
+            f"No encontré un reporte de pago con la referencia {reference} en tu cuenta.",
+            f"I could not find a payment report with reference {reference} on your account.",
+        )
     if data["report"] is None:
         return w.t(
             "No encontré reportes de pago en tu cuenta.",

@@ -430,21 +430,17 @@ class _RunningTurn:
         return [balance, self._rate(on, Decimal(str(data["amount_due"])))]
 
     def _report_status(self, said: str) -> ToolResult:
-        """The newest report's status — unless `said` names a reference ("¿qué pasó con la
-        referencia 0045127?") that is not the newest report's: only the newest can be looked
-        up, so that one goes to a person, never answered with another report's status."""
-        result = self._invoke("latest_payment_report")
+        """The newest report's status, or — `said` names a reference ("¿qué pasó con la
+        referencia 0045127?") — the newest report of that reference (none on record is said
+        as such, never answered with another report's status)."""
+        asked = self._read_report(said, None).reference
+        if asked is not None:
+            self.trace.record("report_status", "by reference", asked=asked)
+            result = self._invoke("latest_payment_report", reference=asked)
+        else:
+            result = self._invoke("latest_payment_report")
         if not result.ok:
             self._notice(notices.nothing_on_record("latest_payment_report", self.language))
-        asked = self._read_report(said, None).reference
-        report = (result.data or {}).get("report")
-        if asked is not None and report is not None and str(report["reference"]).upper() != asked:
-            self.trace.record("report_status", "another reference", asked=asked)
-            self.wants = (
-                f"estado del reporte de pago con referencia {asked} / "
-                f"status of the payment report with reference {asked}"
-            )
-            self._escalate(EscalationReason.CAPABILITY_MISSING)
         return result
 
     def _day_first(self) -> bool | None:
