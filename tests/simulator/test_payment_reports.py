@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from billing_toolkit.contract.conversion import to_usd, to_ves
 from billing_toolkit.simulator.state.bank_statement import StatementEntry, statement
-from billing_toolkit.simulator.state.exchange_rates import rate_on, to_usd, to_ves
+from billing_toolkit.simulator.state.exchange_rates import rate_on
 from tests.simulator.conftest import Sim, small_config
 
 TODAY = "2026-11-10"

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
 from billing_toolkit.client.capability_flows import Ask, CapabilityFlow, guarded
@@ -25,8 +25,7 @@ from billing_toolkit.client.evidence import day, instant
 from billing_toolkit.client.models.billing import ExchangeRate, PaymentReport
 from billing_toolkit.client.money import format_amount, money
 from billing_toolkit.client.tool_result import ToolResult
-
-CENT = Decimal("0.01")
+from billing_toolkit.contract.conversion import CENT, to_usd, to_ves
 
 R = TypeVar("R")
 
@@ -35,17 +34,10 @@ OTHER_CURRENCY = {"USD": "VES", "VES": "USD"}
 """The contract's two currencies (`Currency`), each the other's conversion."""
 
 
-def usd_to_ves(usd: Decimal, rate: Decimal) -> Decimal:
-    """VES = USD × rate, rounded half-up to the cent (the contract's rounding)."""
-    return (usd * rate).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def ves_to_usd(ves: Decimal, rate: Decimal) -> Decimal:
-    """USD = VES ÷ rate, rounded half-up to the cent (the contract's inverse rounding).
-
-    Within the contract's bounds (12-digit amounts, 8-decimal rates) the default 28-digit
-    quotient is never close enough to a half cent to round the wrong way."""
-    return (ves / rate).quantize(CENT, rounding=ROUND_HALF_UP)
+usd_to_ves = to_ves
+"""VES = USD × rate, half-up to the cent (the kernel's `conversion.to_ves`)."""
+ves_to_usd = to_usd
+"""USD = VES ÷ rate, half-up to the cent (the kernel's `conversion.to_usd`)."""
 
 
 MAX_AMOUNT = Decimal(10**12)
@@ -197,15 +189,14 @@ def _newest_of(
 ) -> Generator[Ask, Any, PaymentReport | None]:
     """The newest report (the list is newest first), or the newest of `reference` (compared
     as the bank prints it, without regard to case), or None."""
-    if reference is None:
-        page = yield lambda c: c.list_payment_reports(account_number, limit=1)
-        return page.data[0] if page.data else None
-    wanted, cursor = reference.upper(), None
-    for _ in range(REFERENCE_MAX_PAGES):
+    wanted = reference.upper() if reference is not None else None
+    limit, pages = (1, 1) if wanted is None else (REFERENCE_PAGE, REFERENCE_MAX_PAGES)
+    cursor = None
+    for _ in range(pages):
         page = yield lambda c, after=cursor: c.list_payment_reports(
-            account_number, limit=REFERENCE_PAGE, cursor=after
+            account_number, limit=limit, cursor=after
         )
-        found = next((r for r in page.data if r.reference.upper() == wanted), None)
+        found = next((r for r in page.data if wanted in (None, r.reference.upper())), None)
         cursor = page.next_cursor
         if found is not None or cursor is None:
             return found

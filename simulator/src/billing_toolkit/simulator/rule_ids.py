@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from billing_toolkit.contract import conversion
 from billing_toolkit.simulator.handlers import (
     customers,
     invoices,
@@ -55,7 +56,7 @@ IMPLEMENTED_BY: dict[str, Callable[..., Any] | type] = {
     "customer.status": engine.process_day,
     "payment.listed": payment_view,
     "request_id.echo": RequestContextMiddleware,
-    "exchange_rate.conversion": exchange_rates.convert,
+    "exchange_rate.conversion": conversion.convert,  # the kernel's, booked by verify_due
     "exchange_rate.carried_over": exchange_rates.rate_on,
     "payment_report.pending": BillingStore.report_payment,
     "payment_report.verified": report_verification.verify_due,

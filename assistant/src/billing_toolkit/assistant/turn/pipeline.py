@@ -436,9 +436,7 @@ class _RunningTurn:
         asked = self._read_report(said, None).reference
         if asked is not None:
             self.trace.record("report_status", "by reference", asked=asked)
-            result = self._invoke("latest_payment_report", reference=asked)
-        else:
-            result = self._invoke("latest_payment_report")
+        result = self._invoke("latest_payment_report", reference=asked)
         if not result.ok:
             self._notice(notices.nothing_on_record("latest_payment_report", self.language))
         return result

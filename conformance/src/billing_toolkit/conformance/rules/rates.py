@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from billing_toolkit.conformance.checks.base import Findings
@@ -18,15 +18,9 @@ from billing_toolkit.conformance.contract_facts import ContractFacts
 from billing_toolkit.conformance.rules.base import RuleJudge, amount, report
 from billing_toolkit.conformance.rules.observations import Ledger, Observation
 from billing_toolkit.conformance.rules.reports import payment_reports
+from billing_toolkit.contract.conversion import convert
 
-CENT = Decimal("0.01")
 RATE_KEYS = frozenset({"date", "rate", "scale", "effective_date", "carried_over"})
-
-
-def convert(value: Decimal, currency: str, rate: Decimal) -> Decimal:
-    """`value` in `currency` in the other currency of the pair, half-up to the cent."""
-    exact = value / rate if currency == "VES" else value * rate
-    return exact.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def rate_value(text: Any) -> Decimal | None:

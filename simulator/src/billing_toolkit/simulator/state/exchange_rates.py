@@ -1,9 +1,9 @@
-"""The official USD→VES rate series: one rate per business day, seeded, and the conversions.
+"""The official USD→VES rate series: one rate per business day, seeded.
 
 A rate is a pure function of the seed and the day, so every replica, snapshot and restart
 answers the same series without storing it. Weekends and Venezuelan national holidays have
-no publication: they carry the last published rate and say so. Conversions round half-up
-to the cent, as the contract's `exchange_rate.conversion` says, in both directions.
+no publication: they carry the last published rate and say so. Conversions at a rate are
+the kernel's (`billing_toolkit.contract.conversion`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import ROUND_HALF_UP, Decimal
-
-from billing_toolkit.simulator.state.money import cents
 
 FIRST_RATE_DAY = date(2024, 1, 2)
 """The first business day of the series; an earlier date has no rate (404)."""
@@ -70,18 +68,3 @@ def rate_on(seed: int, day: date) -> PublishedRate | None:
         return None
     published = datetime.combine(effective - timedelta(days=1), PUBLISHED_AT)
     return PublishedRate(day, _published_rate(seed, effective), effective, published)
-
-
-def to_ves(usd: Decimal, rate: Decimal) -> Decimal:
-    """VES = USD × rate, half-up to the cent."""
-    return cents(usd * rate)
-
-
-def to_usd(ves: Decimal, rate: Decimal) -> Decimal:
-    """USD = VES ÷ rate, half-up to the cent (the division is exact to 28 digits first)."""
-    return cents(ves / rate)
-
-
-def convert(amount: Decimal, currency: str, rate: Decimal) -> Decimal:
-    """`amount` in `currency` expressed in the other currency of the pair."""
-    return to_usd(amount, rate) if currency == "VES" else to_ves(amount, rate)

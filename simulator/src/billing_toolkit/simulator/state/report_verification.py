@@ -21,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from billing_toolkit.contract.conversion import convert
 from billing_toolkit.simulator.state import engine
 from billing_toolkit.simulator.state.bank_statement import StatementEntry, statement
-from billing_toolkit.simulator.state.exchange_rates import convert, rate_on
+from billing_toolkit.simulator.state.exchange_rates import rate_on
 from billing_toolkit.simulator.state.models import PENDING, Account, BillingState, PaymentReport
 
 VERIFICATION_DELAY = timedelta(minutes=30)

@@ -21,8 +21,9 @@ import random
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from billing_toolkit.contract.conversion import to_usd, to_ves
 from billing_toolkit.simulator.state.bank_statement import BANKS
-from billing_toolkit.simulator.state.exchange_rates import rate_on, to_usd, to_ves
+from billing_toolkit.simulator.state.exchange_rates import rate_on
 from billing_toolkit.simulator.state.identifiers import report_id
 from billing_toolkit.simulator.state.info import SAMPLES
 from billing_toolkit.simulator.state.models import (
