@@ -141,3 +141,20 @@ def test_masking_text_hides_every_identifier_shaped_number_and_keeps_the_rest() 
         "GET /v1/customers/10******21 phone=+58********67 id=V-12****78 invoice INV-2026-008263"
     )
     assert mask("no digits here") == "no digits here"
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("ref-1000004821", "ref-10******21"),
+        ("/v1/customers/ACME-1000004821/balance", "/v1/customers/ACME-10******21/balance"),
+        ("cuenta-1000004821-b", "cuenta-10******21-b"),
+        ("--1000004821", "--10******21"),
+        ("PAY-0000004821 PRP-0000000017", "PAY-0000004821 PRP-0000000017"),
+    ],
+)
+def test_an_account_number_after_a_hyphen_is_masked_too(text: str, masked: str) -> None:
+    """A hyphen is how subscribers and clients glue an account to a prefix (`ref-`, a
+    tenant's `ACME-`): it once let the number through in clear. Our own payment and report
+    ids (ten digits with leading zeros) stay readable."""
+    assert mask(text) == masked

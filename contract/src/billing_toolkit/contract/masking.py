@@ -21,7 +21,7 @@ _PATTERNS = (
     re.compile(
         r"(?<![A-Za-z0-9])[VEJGPvejgp]-?\d{1,3}(?:\.?\d{3}){1,2}(?:-\d)?(?!\d)"
     ),  # cédula / RIF
-    re.compile(r"(?<![\d-])[1-9]\d{9}(?!\d)"),  # account numbers
+    re.compile(r"(?<!\d)[1-9]\d{9}(?!\d)"),  # account numbers
     re.compile(r"%2B\d{8,15}"),  # URL-encoded E.164
 )
 _VISIBLE = 2
