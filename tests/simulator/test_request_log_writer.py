@@ -144,3 +144,41 @@ def test_a_client_request_id_is_masked_unless_it_is_shaped_like_ours(
         assert line["request_id"] == logged
     else:
         assert "1000004821" not in line["request_id"] and line["request_id"] != sent
+
+
+def test_a_batch_written_by_the_writer_reads_line_for_line_as_written_one_by_one(
+    sim: Sim,
+) -> None:
+    """The writer renders a whole batch in one loop: each of its lines — its own id, query
+    and mask — must read as that request's line written alone, in the order they came."""
+    from billing_toolkit.simulator.logs import JsonLinesHandler
+
+    account = sim.sample("individual")["account_number"]
+    requests = [
+        (f"/v1/customers/{account}/balance", {"X-Request-Id": "V-12345678"}),
+        (
+            f"/v1/customers/{account}/invoices?status=open&limit=2",
+            {"X-Request-Id": "req-abcdefghijklmnop"},
+        ),
+        (f"/v1/customers/{account}/nowhere", {"X-Request-Id": "ref-1000004821"}),
+    ]
+    written = []
+    for background in (False, True):
+        stream = io.StringIO()
+        configure_logging("info", stream)
+        handler = logging.getLogger("billing_sim").handlers[0]
+        assert isinstance(handler, JsonLinesHandler)
+        if background:
+            handler.write_in_background(every_s=3600)
+        for path, headers in requests:
+            sim.get(path, headers=headers)
+        handler.close()
+        written.append([{**line, "ts": None, "duration_ms": None} for line in _lines(stream)])
+    alone, batched = written
+    assert batched == alone and len(batched) == 3
+    assert [line["request_id"] for line in batched] == [
+        "V-12****78",
+        "req-abcdefghijklmnop",
+        "ref-10******21",
+    ]
+    assert batched[1]["query"] == "status=open&limit=2" and account not in str(batched)
