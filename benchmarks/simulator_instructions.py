@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import os
 import re
 import shutil
 import subprocess
@@ -100,7 +101,11 @@ def count(
         "--port", str(port), "--http", "httptools", "--write-every", str(WRITE_EVERY_S),
     ]  # fmt: skip
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # string hashes, and so dict probes, repeat
     )
     try:
         _wait_ready(port, process, timeout=600)
