@@ -1,5 +1,5 @@
 """A figure said to be overdue is backed only by an overdue figure of the evidence
-(`guards/overdue_figures.py`): the amount due said as overdue is a wrong figure."""
+(`guards/labelled_figures.py`): the amount due said as overdue is a wrong figure."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from billing_toolkit.assistant.guards.overdue_figures import overdue_figures
+from billing_toolkit.assistant.guards.labelled_figures import OVERDUE, labelled_figures
 from tests.assistant.grounding_helpers import verify
 
 NOTHING_LATE = (
@@ -58,5 +58,5 @@ def test_an_overdue_invoice_backs_what_it_still_owes() -> None:
         " 2026-10-31; issued 2026-10-01; due 2026-10-15; total USD 32.48, paid USD 0.00,"
         " amount due USD 32.48."
     )
-    assert overdue_figures([invoice]) == {Decimal("32.48")}
+    assert labelled_figures(OVERDUE, [invoice]) == {Decimal("32.48")}
     assert verify("La factura INV-2026-000123 tiene USD 32,48 vencidos.", invoice).grounded

@@ -125,6 +125,11 @@ FAULTY: dict[str, tuple[str, str, str]] = {
         BALANCE_EN,
         "You owe USD 38.28, due Thursday, November 20, 2026.",
     ),
+    NarrationFault.WRONG_FIELD_FIGURE: (
+        MARIA_PHONE,
+        BALANCE_ES,
+        "Debes USD 38,28 y tienes un saldo a favor de USD 38,28.",
+    ),
     NarrationFault.MAGNITUDE: (MARIA_PHONE, BALANCE_ES, "Debes USD 3.828."),
     NarrationFault.TRANSPOSED_DIGITS: (MARIA_PHONE, BALANCE_ES, "Debes USD 38,82."),
     NarrationFault.NEIGHBOURING_INVOICE: (

@@ -268,6 +268,41 @@ def test_a_new_fault_that_would_not_change_the_meaning_is_not_injected(
     assert not corrupt(Narration(reply, ()), fault, _request(evidence))[1].applied
 
 
+BALANCE = (
+    "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 32.48,"
+    " overdue USD 0.00, credit USD 0.00, net balance USD 32.48; next due date 2026-11-20."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "corrupted"),
+    [
+        (
+            "Debes USD 32,48 (vencido: USD 0,00; saldo a favor: USD 0,00).",
+            "Debes USD 32,48 (vencido: USD 32,48; saldo a favor: USD 0,00).",
+        ),
+        (
+            "You owe USD 32.48; your credit balance is USD 0.00.",
+            "You owe USD 32.48; your credit balance is USD 32.48.",
+        ),
+    ],
+)
+def test_a_figure_said_of_the_wrong_field_is_written_and_caught(reply: str, corrupted: str) -> None:
+    """The amount due said as the overdue amount or the credit: a figure of the evidence,
+    in the wrong place — only the labelled-figure guard can tell."""
+    assert verify(reply, BALANCE).grounded
+    fault = NarrationFault.WRONG_FIELD_FIGURE
+    narration, injection = corrupt(Narration(reply, ()), fault, _request(BALANCE))
+    assert narration.reply == corrupted and injection.applied
+    assert not verify(narration.reply, BALANCE).grounded
+
+
+def test_no_field_figure_is_swapped_when_every_figure_is_that_field() -> None:
+    reply = "Debes USD 0,00 y tu saldo a favor es de USD 0,00."
+    fault = NarrationFault.WRONG_FIELD_FIGURE
+    assert not corrupt(Narration(reply, ()), fault, _request(BALANCE))[1].applied
+
+
 def test_a_reply_with_nothing_to_corrupt_is_returned_unchanged() -> None:
     plain = Narration("Con gusto te ayudo.", ())
     for fault in set(NarrationFault) - {NarrationFault.INVENTED_CITATION}:
@@ -295,6 +330,8 @@ SCENARIOS = [
     (NarrationFault.CROSS_RECORD_DATE, MARIA_PHONE, "mis facturas"),
     (NarrationFault.WRONG_WEEKDAY, MARIA_PHONE, "What is my balance?"),
     (NarrationFault.WRONG_WEEKDAY, MARIA_PHONE, "¿recibieron mi pago?"),
+    (NarrationFault.WRONG_FIELD_FIGURE, MARIA_PHONE, "¿Cuál es mi saldo?"),
+    (NarrationFault.WRONG_FIELD_FIGURE, MARIA_PHONE, "What is my balance?"),
 ]
 
 

@@ -5,8 +5,9 @@ reading `45.00` as `4.500` (magnitude), swapping two digits, citing a chunk that
 retrieved, naming the neighbouring invoice number, moving a date by a day, dropping the
 minus sign of a credit, telling the right figure in the wrong currency (`USD 45,00` as
 `Bs. 45,00`), spelling a wrong amount out in words ("cuarenta y seis dólares"), saying one
-record's figure or date of another (invoice A's total next to invoice B), and putting a
-weekday in front of a date that is not that date's. The evaluation wraps the real narrator in `FaultyNarrator` and counts
+record's figure or date of another (invoice A's total next to invoice B), putting a
+weekday in front of a date that is not that date's, and saying another figure as the
+overdue amount or the credit (the amount due given as "saldo a favor"). The evaluation wraps the real narrator in `FaultyNarrator` and counts
 how many corrupted replies the grounding verifier stops (the target is all of them).
 
 A corruption is only injected when it really changes the meaning: the corrupted token must
@@ -25,6 +26,7 @@ from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
+from billing_toolkit.assistant.guards.labelled_figures import FIELDS, labelled_figures, said_to_be
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
 from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
@@ -46,6 +48,7 @@ class NarrationFault(StrEnum):
     CROSS_RECORD_FIGURE = "cross_record_figure"
     CROSS_RECORD_DATE = "cross_record_date"
     WRONG_WEEKDAY = "wrong_weekday"
+    WRONG_FIELD_FIGURE = "wrong_field_figure"
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +317,24 @@ def _wrong_weekday(reply: str, language: Language) -> Change | None:
     return None
 
 
+def _wrong_field_figure(reply: str, evidence: Evidence) -> Change | None:
+    """The first amount said of a labelled field ("saldo a favor: USD 0,00") takes the
+    digits of another amount of the reply that is no figure of that field in the evidence
+    ("saldo a favor: USD 32,48": the amount due said as the credit)."""
+    text = reply.lower()  # the fields' words need no accent folding; offsets stay the reply's
+    mentions = _amounts_of(reply)
+    for field in FIELDS:
+        backed = labelled_figures(field, evidence)
+        said = [m for m in mentions if backed and said_to_be(field, text, m.start, m.end)]
+        for mention in said:
+            for other in mentions:
+                if abs(other.value) not in backed:
+                    return _replace(
+                        reply, mention.start, mention.end, reply[other.start : other.end]
+                    )
+    return None
+
+
 _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
@@ -325,6 +346,7 @@ _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.CURRENCY_SWAP: _currency_swap,
     NarrationFault.CROSS_RECORD_FIGURE: _cross_record_figure,
     NarrationFault.CROSS_RECORD_DATE: _cross_record_date,
+    NarrationFault.WRONG_FIELD_FIGURE: _wrong_field_figure,
 }
 _LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Evidence], Change | None]] = {
     NarrationFault.WRONG_VALUE_IN_WORDS: _wrong_value_in_words,

@@ -82,9 +82,10 @@ not lean on `example_texts` (worked examples, format samples). A figure only an 
 backs is rejected and listed in `illustrative_tokens` as well, so the agent sees why.
 
 What it does not check: that a figure is the one the subscriber asked about (a correct
-"amount due" given for "overdue" within the same record is `overdue_figures.py`'s to catch), counts of things in words
-("dos facturas"), the meaning of the words around a figure ("subió" for a fall, or which of a bill
-comparison's "went from USD 28.00 to USD 36.02" is the old figure), a subject named by a
+"amount due" given for "overdue" or "credit" within the same record is `labelled_figures.py`'s
+to catch), counts of things in words ("dos facturas"), the meaning of the words around a
+figure ("subió" for a fall, or which of a bill comparison's "went from USD 28.00 to USD
+36.02" is the old figure), a subject named by a
 word and not an identifier ("tu saldo": backed by any record), and a day with no month in
 its sentence ("vence el 16", judged as the number 16).
 
@@ -101,7 +102,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
 
-from billing_toolkit.assistant.guards.overdue_figures import unsupported_overdue
+from billing_toolkit.assistant.guards.labelled_figures import unsupported_labelled
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.guards.report_claims import REPORT_ID, unsupported_claims
 from billing_toolkit.assistant.text.amounts import (
@@ -395,8 +396,15 @@ class GroundingVerifier:
         canonical = canonical_signs(answer)
         scope = _Scope(texts if about_account else [*texts, *example_texts], canonical)
         failed = _unsupported(canonical, scope, language)
-        tokens = tuple(dict.fromkeys(token for _, token in sorted(failed)))
-        tokens += unsupported_claims(canonical, texts) + unsupported_overdue(canonical, texts)
+        tokens = tuple(
+            dict.fromkeys(  # a figure both unbacked and said of the wrong field: listed once
+                [
+                    *(token for _, token in sorted(failed)),
+                    *unsupported_claims(canonical, texts),
+                    *unsupported_labelled(canonical, texts),
+                ]
+            )
+        )
         illustrative: tuple[str, ...] = ()
         if about_account and tokens and example_texts:
             everything = _Scope([*texts, *example_texts], canonical)

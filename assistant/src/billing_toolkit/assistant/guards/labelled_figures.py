@@ -1,0 +1,124 @@
+"""A figure said to be an overdue amount or a credit must be that figure of the evidence.
+
+With a balance of "amount due USD 32.48, overdue USD 0.00, credit USD 0.00", "tu monto
+vencido es USD 32,48" and "tienes USD 32,48 a favor" both pass the figure check (32.48 is in
+the evidence), yet one tells the subscriber their service is at risk when nothing is late and
+the other that they have money to spend when they owe it. So an amount the reply says of one
+of these fields — the field's words in the few words before it, in its own clause ("tu saldo
+vencido es USD 32,48", "your credit balance is USD 5.00"), or right after it ("USD 32,48
+vencidos", "USD 5,00 a favor", "USD 5.00 in credit") — is backed only by an evidence figure
+of that field:
+- overdue: a balance's `overdue USD …`, or what an overdue invoice still owes;
+- credit: a balance's `credit USD …`, what a payment kept as credit (`unapplied (kept as
+  credit) USD …`), or what a verified report credited (`credited USD …`).
+
+Only evidence that labels a figure of the field is read this way: with none, such an amount
+is left to the figure check as before. A field word after a negation ("no está vencido",
+"no tienes saldo a favor de") says nothing of the amount. Bias: when a field's words stand
+by an amount, the amount must be a figure of that field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+
+from billing_toolkit.assistant.guards.record_binding import sentences
+from billing_toolkit.assistant.text.amounts import find_amounts
+from billing_toolkit.assistant.text.folding import fold
+
+_FIGURE = r"(?:USD|VES) (-?\d+(?:\.\d+)?)"
+"""An amount as the evidence writes it (`client.evidence.money`): its value is group 1."""
+_NEGATED = re.compile(r"\b(?:no|not|sin|nada|ningun[oa]?|without)\s+(?:\w+\s+){0,2}$")
+_CURRENCY_BEFORE = re.compile(r"(?:usd|ves|bs\.?|\$|us\$)\s*$")
+_UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares)\b")
+
+
+@dataclass(frozen=True)
+class LabelledField:
+    """One field a reply may say an amount is, and the evidence figures that back it."""
+
+    name: str
+    words: str
+    """The field's words in a folded reply (a regex alternation)."""
+    after: str
+    """What may stand between the amount and the field's words after it ("como saldo")."""
+    evidence: tuple[re.Pattern[str], ...]
+    """Patterns of the evidence's figures of this field (group 1: the value)."""
+
+    @cached_property
+    def before(self) -> re.Pattern[str]:
+        """The field's words within four words before an amount, no comma or clause end
+        between (a colon right after them is a label: "saldo a favor: USD 5,00")."""
+        return re.compile(rf"\b{self.words}\b(?:(?:\s+[^\s,;:.]+){{0,4}}?|\s*:)\s*$")
+
+    @cached_property
+    def after_words(self) -> re.Pattern[str]:
+        return re.compile(rf"^\s*(?:{self.after}\s+)?{self.words}\b")
+
+
+OVERDUE = LabelledField(
+    "overdue",
+    r"(?:vencid[oa]s?|atrasad[oa]s?|en mora|overdue|past due)",
+    r"(?:est[aá]n?|is|are)",
+    (
+        re.compile(rf"\boverdue {_FIGURE}"),
+        # `client.evidence.invoice_summary`: "status overdue; …; amount due USD 32.48" (the
+        # dots of its amounts are not the sentence's end)
+        re.compile(rf"\bstatus overdue\b(?:[^.]|\.\d)*?\bamount due {_FIGURE}"),
+    ),
+)
+CREDIT = LabelledField(
+    "credit",
+    r"(?:(?:saldo )?a (?:tu )?favor|saldo acreedor|(?<!tarjeta de )(?<!nota de )credito"
+    r"|credit(?! card| note)(?: balance)?)",
+    r"(?:(?:como|de|of|as|in)(?: (?:saldo|tu|your))?|(?:est[aá]n?|is|are|quedan?|remain)(?: (?:en|as))?)",
+    (
+        re.compile(rf"\bcredit {_FIGURE}"),
+        re.compile(rf"\bkept as credit\) {_FIGURE}"),
+        re.compile(rf"\bcredited {_FIGURE}"),
+    ),
+)
+FIELDS = (OVERDUE, CREDIT)
+
+
+def labelled_figures(field: LabelledField, evidence_texts: Sequence[str]) -> frozenset[Decimal]:
+    """Every figure the evidence gives for `field`."""
+    return frozenset(
+        Decimal(match[1])
+        for text in evidence_texts
+        for pattern in field.evidence
+        for match in pattern.finditer(text)
+    )
+
+
+def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
+    """Whether the amount at `start:end` of a folded text is said to be of `field`."""
+    before = _CURRENCY_BEFORE.sub("", folded[:start])
+    found = field.before.search(before)
+    if found is not None and not _NEGATED.search(before[: found.start()]):
+        return True
+    after = folded[end:]
+    unit = _UNIT_AFTER.match(after)
+    after = after[unit.end() :] if unit else after
+    return field.after_words.match(after) is not None
+
+
+def unsupported_labelled(answer: str, evidence_texts: Sequence[str]) -> tuple[str, ...]:
+    """The amounts `answer` says are of a field (`FIELDS`) that no figure of that field in
+    the evidence backs."""
+    failed = []
+    for field in FIELDS:
+        backed = labelled_figures(field, evidence_texts)
+        if not backed:
+            continue
+        for sentence in sentences(answer):
+            folded = fold(sentence)
+            for mention in find_amounts(folded):
+                value = abs(mention.value)
+                if value not in backed and said_to_be(field, folded, mention.start, mention.end):
+                    failed.append(folded[mention.start : mention.end])
+    return tuple(dict.fromkeys(failed))
