@@ -1,4 +1,5 @@
-"""A figure said to be an overdue amount or a credit must be that figure of the evidence.
+"""A figure said to be an overdue amount, a credit or the net balance must be that figure
+of the evidence.
 
 With a balance of "amount due USD 32.48, overdue USD 0.00, credit USD 0.00", "tu monto
 vencido es USD 32,48" and "tienes USD 32,48 a favor" both pass the figure check (32.48 is in
@@ -10,7 +11,8 @@ vencidos", "USD 5,00 a favor", "USD 5.00 in credit") — is backed only by an ev
 of that field:
 - overdue: a balance's `overdue USD …`, or what an overdue invoice still owes;
 - credit: a balance's `credit USD …`, what a payment kept as credit (`unapplied (kept as
-  credit) USD …`), or what a verified report credited (`credited USD …`).
+  credit) USD …`), or what a verified report credited (`credited USD …`);
+- net balance ("saldo neto"): a balance's `net balance USD …`.
 
 Only evidence that labels a figure of the field is read this way: with none, such an amount
 is left to the figure check as before. A field word after a negation ("no está vencido",
@@ -82,13 +84,20 @@ CREDIT = LabelledField(
         re.compile(rf"\bcredited {_FIGURE}"),
     ),
 )
-FIELDS = (OVERDUE, CREDIT)
+NET_BALANCE = LabelledField(
+    "net balance",
+    r"(?:saldo neto|net balance)",
+    r"(?:de|of|es|is)",
+    (re.compile(rf"\bnet balance {_FIGURE}"),),
+)
+FIELDS = (OVERDUE, CREDIT, NET_BALANCE)
 
 
 def labelled_figures(field: LabelledField, evidence_texts: Sequence[str]) -> frozenset[Decimal]:
-    """Every figure the evidence gives for `field`."""
+    """Every figure the evidence gives for `field`, unsigned: a net balance of USD -7.52 is
+    said "saldo neto a favor de USD 7,52" too (the sign is the sign guard's to check)."""
     return frozenset(
-        Decimal(match[1])
+        abs(Decimal(match[1]))
         for text in evidence_texts
         for pattern in field.evidence
         for match in pattern.finditer(text)
@@ -120,5 +129,5 @@ def unsupported_labelled(answer: str, evidence_texts: Sequence[str]) -> tuple[st
             for mention in find_amounts(folded):
                 value = abs(mention.value)
                 if value not in backed and said_to_be(field, folded, mention.start, mention.end):
-                    failed.append(folded[mention.start : mention.end])
+                    failed.append(mention.token)  # as the figure check lists it: once
     return tuple(dict.fromkeys(failed))
