@@ -43,7 +43,6 @@ _UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares
 class LabelledField:
     """One field a reply may say an amount is, and the evidence figures that back it."""
 
-    name: str
     words: str
     """The field's words in a folded reply (a regex alternation)."""
     after: str
@@ -59,11 +58,11 @@ class LabelledField:
 
     @cached_property
     def after_words(self) -> re.Pattern[str]:
+        """The field's words right after an amount, joined by `after` at most."""
         return re.compile(rf"^\s*(?:{self.after}\s+)?{self.words}\b")
 
 
 OVERDUE = LabelledField(
-    "overdue",
     r"(?:vencid[oa]s?|atrasad[oa]s?|en mora|overdue|past due)",
     r"(?:est[aá]n?|is|are)",
     (
@@ -74,10 +73,10 @@ OVERDUE = LabelledField(
     ),
 )
 CREDIT = LabelledField(
-    "credit",
     r"(?:(?:saldo )?a (?:tu )?favor|saldo acreedor|(?<!tarjeta de )(?<!nota de )credito"
     r"|credit(?! card| note)(?: balance)?)",
-    r"(?:(?:como|de|of|as|in)(?: (?:saldo|tu|your))?|(?:est[aá]n?|is|are|quedan?|remain)(?: (?:en|as))?)",
+    r"(?:(?:como|de|of|as|in)(?: (?:saldo|tu|your))?"
+    r"|(?:est[aá]n?|is|are|quedan?|remain)(?: (?:en|as))?)",
     (
         re.compile(rf"\bcredit {_FIGURE}"),
         re.compile(rf"\bkept as credit\) {_FIGURE}"),
@@ -85,7 +84,6 @@ CREDIT = LabelledField(
     ),
 )
 NET_BALANCE = LabelledField(
-    "net balance",
     r"(?:saldo neto|net balance)",
     r"(?:de|of|es|is)",
     (re.compile(rf"\bnet balance {_FIGURE}"),),
