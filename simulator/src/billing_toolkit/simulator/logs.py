@@ -112,17 +112,17 @@ def _request_lines(
     writer thread renders one line per request: the fields dict, its copy, the lookups and
     a call per line were most of its cost, so names are bound once per batch.
     `wall_offset` turns the records' `perf_counter` readings into Unix time."""
-    dumps, newline, masked, ours = orjson.dumps, orjson.OPT_APPEND_NEWLINE, _masked_text, _OUR_ID
+    dumps, newline, masked, shown = orjson.dumps, orjson.OPT_APPEND_NEWLINE, _masked_text, _shown_id
     stamp = timestamps.format
     lines = []
     for logger, record in batch:
-        request_id, query, duration = record[REQUEST_ID], record[QUERY], record[DURATION]
+        query, duration = record[QUERY], record[DURATION]
         line = {
             "ts": stamp(record[STARTED] + duration + wall_offset),  # when it ended
             "level": "info",
             "logger": logger,
             "message": "request",
-            "request_id": request_id if ours(request_id) else mask_all(request_id),
+            "request_id": shown(record[REQUEST_ID]),
             "method": record[METHOD],
             "path": masked(record[PATH]),
             "query": masked(query.decode("latin-1")) if query else "",

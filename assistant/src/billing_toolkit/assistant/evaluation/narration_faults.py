@@ -7,8 +7,9 @@ minus sign of a credit, telling the right figure in the wrong currency (`USD 45,
 `Bs. 45,00`), spelling a wrong amount out in words ("cuarenta y seis dólares"), saying one
 record's figure or date of another (invoice A's total next to invoice B), putting a
 weekday in front of a date that is not that date's, and saying another figure as the
-overdue amount or the credit (the amount due given as "saldo a favor"). The evaluation wraps the real narrator in `FaultyNarrator` and counts
-how many corrupted replies the grounding verifier stops (the target is all of them).
+overdue amount, the credit or the net balance (the amount due given as "saldo a favor").
+The evaluation wraps the real narrator in `FaultyNarrator` and counts how many corrupted
+replies the grounding verifier stops (the target is all of them).
 
 A corruption is only injected when it really changes the meaning: the corrupted token must
 not already appear in the turn's evidence (a "transposed" `45.00` that happens to be another
@@ -325,8 +326,9 @@ def _wrong_field_figure(reply: str, evidence: Evidence) -> Change | None:
     mentions = _amounts_of(reply)
     for field in FIELDS:
         backed = labelled_figures(field, evidence)
-        said = [m for m in mentions if backed and said_to_be(field, text, m.start, m.end)]
-        for mention in said:
+        if not backed:  # the guard reads no figure of this field: nothing to say wrongly
+            continue
+        for mention in (m for m in mentions if said_to_be(field, text, m.start, m.end)):
             for other in mentions:
                 if abs(other.value) not in backed:
                     return _replace(

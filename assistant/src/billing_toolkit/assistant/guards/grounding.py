@@ -82,12 +82,12 @@ not lean on `example_texts` (worked examples, format samples). A figure only an 
 backs is rejected and listed in `illustrative_tokens` as well, so the agent sees why.
 
 What it does not check: that a figure is the one the subscriber asked about (a correct
-"amount due" given for "overdue" or "credit" within the same record is `labelled_figures.py`'s
-to catch), counts of things in words ("dos facturas"), the meaning of the words around a
-figure ("subió" for a fall, or which of a bill comparison's "went from USD 28.00 to USD
-36.02" is the old figure), a subject named by a
-word and not an identifier ("tu saldo": backed by any record), and a day with no month in
-its sentence ("vence el 16", judged as the number 16).
+"amount due" given for "overdue", "credit" or "net balance" within the same record is
+`labelled_figures.py`'s to catch), counts of things in words ("dos facturas"), the meaning
+of the words around a figure ("subió" for a fall, or which of a bill comparison's "went
+from USD 28.00 to USD 36.02" is the old figure), a subject named by a word and not an
+identifier ("tu saldo": backed by any record), and a day with no month in its sentence
+("vence el 16", judged as the number 16).
 
 Bias: when in doubt, reject. A rejected reply costs a human agent a minute; a wrong figure
 about a bill costs the subscriber's trust.

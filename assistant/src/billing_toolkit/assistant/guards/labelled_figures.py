@@ -117,15 +117,17 @@ def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
 def unsupported_labelled(answer: str, evidence_texts: Sequence[str]) -> tuple[str, ...]:
     """The amounts `answer` says are of a field (`FIELDS`) that no figure of that field in
     the evidence backs."""
+    fields = [
+        (field, backed) for field in FIELDS if (backed := labelled_figures(field, evidence_texts))
+    ]
     failed = []
-    for field in FIELDS:
-        backed = labelled_figures(field, evidence_texts)
-        if not backed:
-            continue
-        for sentence in sentences(answer):
-            folded = fold(sentence)
-            for mention in find_amounts(folded):
-                value = abs(mention.value)
-                if value not in backed and said_to_be(field, folded, mention.start, mention.end):
-                    failed.append(mention.token)  # as the figure check lists it: once
+    for sentence in sentences(answer) if fields else ():
+        folded = fold(sentence)
+        for mention in find_amounts(folded):
+            value = abs(mention.value)
+            if any(
+                value not in backed and said_to_be(field, folded, mention.start, mention.end)
+                for field, backed in fields
+            ):
+                failed.append(mention.token)  # as the figure check lists it: once
     return tuple(dict.fromkeys(failed))
