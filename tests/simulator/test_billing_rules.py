@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from billing_toolkit.contract.formats import contract_formats
+from billing_toolkit.simulator.representations import iso_date, timestamp
 from billing_toolkit.simulator.state import billing
 from billing_toolkit.simulator.state.identifiers import one_digit_apart, rif, transposed
 from billing_toolkit.simulator.state.models import Invoice, LineItem
@@ -82,6 +83,29 @@ def test_money_on_the_wire_has_two_decimals_and_no_negative_zero() -> None:
     assert to_wire(Decimal("2.675")) == "2.68"
     assert to_wire(Decimal("1E+3")) == "1000.00"  # never scientific notation
     assert to_wire(MAX_AMOUNT) == "999999999999.99"
+
+
+def test_cents_round_half_up() -> None:
+    assert cents("2.675") == Decimal("2.68")
+    assert cents("-2.675") == Decimal("-2.68")  # half away from zero, as by hand
+    assert cents("2.674999") == Decimal("2.67")
+
+
+@pytest.mark.parametrize("first", ["utc", "caracas"])
+def test_a_timestamp_is_the_instant_in_utc_whatever_offset_it_came_in(first: str) -> None:
+    """Either order, on a fresh memo: the memo must not hand one instant's text to the
+    same instant written in another zone, nor the wall time of another zone with a Z."""
+    utc = datetime(2026, 11, 10, 13, 0, 5, 250000, tzinfo=UTC)
+    moments = {"utc": utc, "caracas": utc.astimezone(timezone(timedelta(hours=-4)))}
+    timestamp.cache_clear()
+    order = [first, *(name for name in moments if name != first)]
+    assert [timestamp(moments[name]) for name in order] == ["2026-11-10T13:00:05Z"] * 2
+    assert timestamp(datetime(2026, 11, 10, 13, 0, 5)) == "2026-11-10T13:00:05Z"  # naive: UTC
+
+
+def test_a_day_is_written_as_iso_8601() -> None:
+    assert iso_date(date(2026, 1, 5)) == "2026-01-05"
+    assert iso_date(date(999, 12, 31)) == "0999-12-31"
 
 
 def test_max_amount_is_the_largest_the_contract_amount_pattern_carries() -> None:

@@ -16,12 +16,12 @@ CENT = Decimal("0.01")
 
 def to_ves(usd: Decimal, rate: Decimal) -> Decimal:
     """VES = USD × rate, half-up to the cent."""
-    return (usd * rate).quantize(CENT, rounding=ROUND_HALF_UP)
+    return (usd * rate).quantize(CENT, ROUND_HALF_UP)
 
 
 def to_usd(ves: Decimal, rate: Decimal) -> Decimal:
     """USD = VES ÷ rate, half-up to the cent."""
-    return (ves / rate).quantize(CENT, rounding=ROUND_HALF_UP)
+    return (ves / rate).quantize(CENT, ROUND_HALF_UP)
 
 
 def convert(amount: Decimal, currency: str, rate: Decimal) -> Decimal:

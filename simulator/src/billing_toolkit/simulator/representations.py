@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+import functools
+from datetime import UTC, date, datetime
 from typing import Any
 
 from billing_toolkit.simulator.state.billing import next_billing_date
@@ -10,11 +11,28 @@ from billing_toolkit.simulator.state.invariants import balance_of
 from billing_toolkit.simulator.state.models import Account, Customer, Invoice, Payment, Plan
 from billing_toolkit.simulator.state.money import to_wire
 
+_REMEMBERED = 4096
+"""Texts kept per distinct moment or day: the views of a page repeat the same few."""
 
+
+@functools.lru_cache(maxsize=_REMEMBERED)
 def timestamp(moment: datetime) -> str:
     """RFC 3339 in UTC with a `Z`, second precision (`isoformat` of the naive UTC moment:
-    the same text as strftime for years 1000–9999, at a fraction of its cost)."""
+    the same text as strftime for years 1000–9999, at a fraction of its cost); a moment
+    with another offset is converted to UTC first, a naive one is taken as UTC.
+
+    Remembered per moment: the frozen clock gives every response the same `as_of`, and
+    `replace` plus `isoformat` cost more than the rest of a balance's view. Sound because
+    equal moments are the same instant, and the same instant has one UTC text."""
+    if moment.utcoffset():
+        moment = moment.astimezone(UTC)
     return moment.replace(tzinfo=None, microsecond=0).isoformat() + "Z"
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def iso_date(day: date) -> str:
+    """`YYYY-MM-DD`, remembered per day: an invoice page repeats the same few dates."""
+    return day.isoformat()
 
 
 def customer_view(customer: Customer) -> dict[str, Any]:
@@ -56,14 +74,14 @@ def subscription_view(customer: Customer, plan: Plan, now: datetime) -> dict[str
         "account_number": customer.account_number,
         "status": customer.status,
         "plan": plan_view(plan),
-        "start_date": customer.plan_start.isoformat(),
+        "start_date": iso_date(customer.plan_start),
         "billing_day": customer.billing_day,
         "next_billing_date": None
         if cancelled
-        else next_billing_date(customer.billing_day, now.date()).isoformat(),
+        else iso_date(next_billing_date(customer.billing_day, now.date())),
         "pending_change": None
         if change is None
-        else {"plan_id": change.plan_id, "effective_date": change.effective_date.isoformat()},
+        else {"plan_id": change.plan_id, "effective_date": iso_date(change.effective_date)},
     }
 
 
@@ -76,7 +94,7 @@ def balance_view(account: Account, now: datetime) -> dict[str, Any]:
         "overdue_amount": to_wire(figures.overdue_amount),
         "credit_balance": to_wire(figures.credit_balance),
         "net_balance": to_wire(figures.net_balance),
-        "next_due_date": figures.next_due_date.isoformat() if figures.next_due_date else None,
+        "next_due_date": iso_date(figures.next_due_date) if figures.next_due_date else None,
         "as_of": timestamp(now),
     }
 
@@ -88,11 +106,11 @@ def invoice_view(invoice: Invoice) -> dict[str, Any]:
         "status": invoice.status,
         "currency": invoice.currency,
         "billing_period": {
-            "start": invoice.period_start.isoformat(),
-            "end": invoice.period_end.isoformat(),
+            "start": iso_date(invoice.period_start),
+            "end": iso_date(invoice.period_end),
         },
-        "issue_date": invoice.issue_date.isoformat(),
-        "due_date": invoice.due_date.isoformat(),
+        "issue_date": iso_date(invoice.issue_date),
+        "due_date": iso_date(invoice.due_date),
         "line_items": [
             {"kind": line.kind, "description": line.description, "amount": to_wire(line.amount)}
             for line in invoice.line_items

@@ -52,7 +52,7 @@ def _published_rate(seed: int, day: date) -> Decimal:
     digest = hashlib.sha256(f"{seed}|{day.isoformat()}".encode()).digest()
     wobble = Decimal(int.from_bytes(digest[:4], "big") % 1001 - 500).scaleb(-5)
     trend = BASE_RATE * DAILY_GROWTH ** (day - FIRST_RATE_DAY).days
-    return (trend * (1 + wobble)).quantize(QUANTUM, rounding=ROUND_HALF_UP)
+    return (trend * (1 + wobble)).quantize(QUANTUM, ROUND_HALF_UP)
 
 
 def rate_on(seed: int, day: date) -> PublishedRate | None:
