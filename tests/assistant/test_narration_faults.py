@@ -297,6 +297,19 @@ def test_a_figure_said_of_the_wrong_field_is_written_and_caught(reply: str, corr
     assert not verify(narration.reply, BALANCE).grounded
 
 
+def test_the_credit_said_as_owed_is_written_and_caught() -> None:
+    credit = (
+        "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 0.00,"
+        " overdue USD 0.00, credit USD 7.52, net balance USD -7.52; no open invoice is due."
+    )
+    reply = "Debes USD 0,00 y tienes USD 7,52 a favor."
+    assert verify(reply, credit).grounded
+    fault = NarrationFault.WRONG_FIELD_FIGURE
+    narration, injection = corrupt(Narration(reply, ()), fault, _request(credit))
+    assert narration.reply == "Debes USD 7,52 y tienes USD 7,52 a favor." and injection.applied
+    assert not verify(narration.reply, credit).grounded
+
+
 def test_no_field_figure_is_swapped_when_every_figure_is_that_field() -> None:
     reply = "Debes USD 0,00 y tu saldo a favor es de USD 0,00."
     fault = NarrationFault.WRONG_FIELD_FIGURE

@@ -27,7 +27,7 @@ from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
-from billing_toolkit.assistant.guards.labelled_figures import FIELDS, labelled_figures, said_to_be
+from billing_toolkit.assistant.guards.labelled_figures import FIELDS, said_to_be, wrong_for
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
 from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
@@ -320,17 +320,18 @@ def _wrong_weekday(reply: str, language: Language) -> Change | None:
 
 def _wrong_field_figure(reply: str, evidence: Evidence) -> Change | None:
     """The first amount said of a labelled field ("saldo a favor: USD 0,00") takes the
-    digits of another amount of the reply that is no figure of that field in the evidence
-    ("saldo a favor: USD 32,48": the amount due said as the credit)."""
+    digits of another amount of the reply that the evidence says is wrong for that field
+    ("saldo a favor: USD 32,48": the amount due said as the credit; "debes USD 7,52": the
+    credit said as owed)."""
     text = reply.lower()  # the fields' words need no accent folding; offsets stay the reply's
     mentions = _amounts_of(reply)
     for field in FIELDS:
-        backed = labelled_figures(field, evidence)
-        if not backed:  # the guard reads no figure of this field: nothing to say wrongly
+        wrong = wrong_for(field, evidence)
+        if wrong is None:  # the guard reads no figure of this field: nothing to say wrongly
             continue
         for mention in (m for m in mentions if said_to_be(field, text, m.start, m.end)):
             for other in mentions:
-                if abs(other.value) not in backed:
+                if wrong(abs(other.value)):
                     return _replace(
                         reply, mention.start, mention.end, reply[other.start : other.end]
                     )

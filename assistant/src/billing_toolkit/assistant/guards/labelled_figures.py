@@ -14,6 +14,13 @@ of that field:
   credit) USD …`), or what a verified report credited (`credited USD …`);
 - net balance ("saldo neto"): a balance's `net balance USD …`.
 
+What is owed ("debes USD 5,00", "total a pagar: USD 5,00", "you owe USD 5.00") is too wide
+a field to list every figure of — an amount due, an invoice's total or one of its lines, a
+plan's price — so it is checked the other way round: such an amount is stopped only when the
+evidence gives it solely as money on the subscriber's side, a credit or something already
+paid (a credit of USD 7.52 said as "debes USD 7,52"); a figure the evidence also gives
+anywhere else, unsigned and not below zero, passes.
+
 Only evidence that labels a figure of the field is read this way: with none, such an amount
 is left to the figure check as before. A field word after a negation ("no está vencido",
 "no tienes saldo a favor de") says nothing of the amount. Bias: when a field's words stand
@@ -23,7 +30,7 @@ by an amount, the amount must be a figure of that field.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
@@ -49,12 +56,18 @@ class LabelledField:
     """What may stand between the amount and the field's words after it ("como saldo")."""
     evidence: tuple[re.Pattern[str], ...]
     """Patterns of the evidence's figures of this field (group 1: the value)."""
+    refuted_by: tuple[re.Pattern[str], ...] = ()
+    """For a field too wide to list (what is owed): the figures that contradict it; an
+    amount said of the field is wrong when the evidence gives it only as one of these."""
+    gap: str = r"(?:\s+[^\s,;:.]+){0,4}?"
+    """What may stand between the field's words and the amount after them."""
 
     @cached_property
     def before(self) -> re.Pattern[str]:
-        """The field's words within four words before an amount, no comma or clause end
-        between (a colon right after them is a label: "saldo a favor: USD 5,00")."""
-        return re.compile(rf"\b{self.words}\b(?:(?:\s+[^\s,;:.]+){{0,4}}?|\s*:)\s*$")
+        """The field's words shortly before an amount (`gap`: by default four words, no
+        comma or clause end between; a colon right after them is a label: "saldo a favor:
+        USD 5,00")."""
+        return re.compile(rf"\b{self.words}\b(?:{self.gap}|\s*:)\s*$")
 
     @cached_property
     def after_words(self) -> re.Pattern[str]:
@@ -88,7 +101,29 @@ NET_BALANCE = LabelledField(
     r"(?:de|of|es|is)",
     (re.compile(rf"\bnet balance {_FIGURE}"),),
 )
-FIELDS = (OVERDUE, CREDIT, NET_BALANCE)
+OWED = LabelledField(
+    r"(?:debes|adeudas|(?:tienes|tendras|hay) que pagar|te toca pagar|pendientes? de pago"
+    r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) pagar|(?:quedan?|faltan?) por pagar"
+    r"|saldo (?:pendiente|deudor)|you (?:still )?owe|you (?:need|have) to pay"
+    r"|amount (?:you owe|to pay))",
+    r"(?:es lo que|son lo que|is what|are what)",
+    (),
+    refuted_by=(
+        *CREDIT.evidence,
+        re.compile(rf"\bpaid {_FIGURE}"),
+        re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
+    ),
+    gap=r"(?:\s+(?:pagar|aun|todavia|ahora|solo|un total de|en total|es|es de|de|us|still"
+    r"|now|only|is|of|a total of|in total))*",
+)
+"""Its words are those of a debt: never the bare "saldo" (either side of the account) nor
+"por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
+a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
+debt of USD 7.52."""
+FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE)
+"""In the order the fault injector tries them (the debt first: a reply that states a credit
+also says what is owed)."""
+_ANY_FIGURE = re.compile(_FIGURE)
 
 
 def labelled_figures(field: LabelledField, evidence_texts: Sequence[str]) -> frozenset[Decimal]:
@@ -100,6 +135,30 @@ def labelled_figures(field: LabelledField, evidence_texts: Sequence[str]) -> fro
         for pattern in field.evidence
         for match in pattern.finditer(text)
     )
+
+
+def wrong_for(
+    field: LabelledField, evidence_texts: Sequence[str]
+) -> Callable[[Decimal], bool] | None:
+    """Whether an amount (unsigned) said to be of `field` is wrong by this evidence; None
+    when the evidence labels no figure of the field (nothing to hold the amount to)."""
+    if not field.refuted_by:
+        backed = labelled_figures(field, evidence_texts)
+        return (lambda value: value not in backed) if backed else None
+    refuting = {
+        (index, match.start(1)): abs(Decimal(match[1]))
+        for index, text in enumerate(evidence_texts)
+        for pattern in field.refuted_by
+        for match in pattern.finditer(text)
+    }
+    elsewhere = {
+        Decimal(match[1])
+        for index, text in enumerate(evidence_texts)
+        for match in _ANY_FIGURE.finditer(text)
+        if (index, match.start(1)) not in refuting
+    }
+    wrong = frozenset(refuting.values()) - elsewhere
+    return wrong.__contains__ if wrong else None
 
 
 def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
@@ -117,17 +176,15 @@ def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
 def unsupported_labelled(answer: str, evidence_texts: Sequence[str]) -> tuple[str, ...]:
     """The amounts `answer` says are of a field (`FIELDS`) that no figure of that field in
     the evidence backs."""
-    fields = [
-        (field, backed) for field in FIELDS if (backed := labelled_figures(field, evidence_texts))
-    ]
+    checks = [(field, wrong) for field in FIELDS if (wrong := wrong_for(field, evidence_texts))]
     failed = []
-    for sentence in sentences(answer) if fields else ():
+    for sentence in sentences(answer) if checks else ():
         folded = fold(sentence)
         for mention in find_amounts(folded):
             value = abs(mention.value)
             if any(
-                value not in backed and said_to_be(field, folded, mention.start, mention.end)
-                for field, backed in fields
+                wrong(value) and said_to_be(field, folded, mention.start, mention.end)
+                for field, wrong in checks
             ):
                 failed.append(mention.token)  # as the figure check lists it: once
     return tuple(dict.fromkeys(failed))

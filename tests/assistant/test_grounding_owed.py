@@ -1,0 +1,99 @@
+"""A figure said to be owed ("debes", "total a pagar", "you owe") is stopped when the
+evidence gives it only as money on the subscriber's side — a credit, a payment, what an
+invoice already had paid (`guards/labelled_figures.py`): telling a subscriber with USD 7.52
+in credit that they owe USD 7.52 is the wrong field's figure, not a wrong number."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from billing_toolkit.assistant.guards.labelled_figures import OWED, wrong_for
+from tests.assistant.grounding_helpers import verify
+
+SOME_CREDIT = (
+    "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 0.00;"
+    " overdue USD 0.00; credit USD 7.52; net balance USD -7.52; no open invoice is due."
+)
+NO_CREDIT = (
+    "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 32.48;"
+    " overdue USD 0.00; credit USD 0.00; net balance USD 32.48; next due date 2026-11-20."
+)
+PAYMENT = (
+    "Last payment of account 1000004821: PAY-0000000042 of USD 40.00 by transfer"
+    " (reference 0012345), received 2026-11-05T10:00:00Z; applied USD 32.48 to"
+    " INV-2026-000123; unapplied (kept as credit) USD 7.52."
+)
+PAID_INVOICE = (
+    "Invoice INV-2026-000123 of account 1000004821: status paid; period 2026-10-01 to"
+    " 2026-10-31; issued 2026-10-01; due 2026-10-15; total USD 32.48; paid USD 32.48;"
+    " amount due USD 0.00."
+)
+PLAN = (
+    'Account 1000004821 is on plan PLN-FIBRA-100 "Fibra 100" (100/50 Mbps, USD 30.00 per'
+    " month) since 2026-01-01; subscription status active; billing day 1; next billing date"
+    " 2026-12-01. No plan change is scheduled."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "evidence"),
+    [
+        ("Debes USD 7,52.", (SOME_CREDIT,)),
+        ("Aún debes USD 7,52 de tu última factura.", (SOME_CREDIT,)),
+        ("Todavía adeudas USD 7,52.", (SOME_CREDIT,)),
+        ("El total a pagar es de USD 7,52.", (SOME_CREDIT,)),
+        ("Monto a pagar: USD 7,52", (SOME_CREDIT,)),
+        ("Tienes que pagar USD 7,52 este mes.", (SOME_CREDIT,)),
+        ("USD 7,52 es lo que debes.", (SOME_CREDIT,)),
+        ("Te quedan USD 7,52 pendientes de pago.", (SOME_CREDIT,)),
+        ("Quedan por pagar USD 7,52.", (SOME_CREDIT,)),
+        ("You owe USD 7.52.", (SOME_CREDIT,)),
+        ("You still owe us USD 7.52.", (SOME_CREDIT,)),
+        ("USD 7.52 is what you owe.", (SOME_CREDIT,)),
+        ("Debes USD 40,00.", (SOME_CREDIT, PAYMENT)),  # the payment itself said as a debt
+        ("Your balance: you owe USD 7.52 and nothing is overdue.", (SOME_CREDIT, PAYMENT)),
+    ],
+)
+def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
+    reply: str, evidence: tuple[str, ...]
+) -> None:
+    assert not verify(reply, *evidence).grounded
+
+
+@pytest.mark.parametrize(
+    ("reply", "evidence"),
+    [
+        ("Debes USD 32,48 y no tienes saldo a favor.", (NO_CREDIT,)),
+        ("No debes nada; tienes USD 7,52 a favor.", (SOME_CREDIT,)),
+        ("Ya no debes nada y te quedan USD 7,52 a favor.", (SOME_CREDIT,)),
+        ("Debes saber que tienes USD 7,52 a favor.", (SOME_CREDIT,)),  # "debes": you must
+        ("Debes USD 0,00 y tienes USD 7,52 a favor.", (SOME_CREDIT,)),
+        ("Gracias por pagar USD 40,00; quedaron USD 7,52 a favor.", (SOME_CREDIT, PAYMENT)),
+        ("Del pago de USD 40,00, USD 32,48 fueron a tu factura.", (PAYMENT,)),
+        ("You owe nothing, and USD 7.52 is your credit.", (SOME_CREDIT,)),
+        ("Debes pagar USD 30,00 cada mes por tu plan.", (SOME_CREDIT, PLAN)),  # a price
+        # the same figure elsewhere in the evidence as a charge: left to the figure check
+        ("La factura INV-2026-000123 era de USD 32,48 a pagar.", (PAID_INVOICE,)),
+    ],
+)
+def test_a_debt_or_a_credit_said_as_what_it_is_passes(
+    reply: str, evidence: tuple[str, ...]
+) -> None:
+    result = verify(reply, *evidence)
+    assert result.grounded, result.unsupported_tokens
+
+
+def test_only_figures_given_solely_on_the_subscribers_side_are_wrong_as_a_debt() -> None:
+    """The net balance of USD -7.52 (below zero) does not make USD 7.52 a debt; the applied
+    USD 32.48 of the payment is a charge too, so it may be said as owed."""
+    wrong = wrong_for(OWED, [SOME_CREDIT, PAYMENT])
+    assert wrong is not None
+    assert [wrong(Decimal(v)) for v in ("7.52", "40.00", "32.48", "0.00")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert wrong_for(OWED, [NO_CREDIT]) is None  # its credit, 0.00, is also a charge of 0.00
