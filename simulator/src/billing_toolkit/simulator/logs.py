@@ -111,10 +111,15 @@ def _request_lines(
     `batch`, each object built in one go and encoded in C, the batch decoded once. The
     writer thread renders one line per request: the fields dict, its copy, the lookups and
     a call per line were most of its cost, so names are bound once per batch.
-    `wall_offset` turns the records' `perf_counter` readings into Unix time."""
+    `wall_offset` turns the records' `perf_counter` readings into Unix time.
+
+    Each line's bytes go into one `bytearray` as soon as they are made and are freed at
+    once: kept in a list until a join, hundreds of orjson outputs alive together cost eight
+    times their encoding (each is a 1 KiB buffer shrunk in place, which the C allocator
+    serves badly when many stay allocated) — 2.5 µs a line instead of 0.3."""
     dumps, newline, masked, shown = orjson.dumps, orjson.OPT_APPEND_NEWLINE, _masked_text, _shown_id
     stamp = timestamps.format
-    lines = []
+    text = bytearray()
     for logger, record in batch:
         query, duration = record[QUERY], record[DURATION]
         line = {
@@ -132,8 +137,8 @@ def _request_lines(
             "tenant": record[TENANT],
             "faults": record[FAULTS],  # a tuple: orjson writes it as the list it was
         }
-        lines.append(dumps(line, option=newline))
-    return b"".join(lines).decode()
+        text += dumps(line, option=newline)
+    return text.decode()
 
 
 def _millis(seconds: float) -> float:
