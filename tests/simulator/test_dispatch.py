@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from starlette.routing import Match, Route
 
-from billing_toolkit.contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH
+from billing_toolkit.contract import ADMIN_OPENAPI_PATH, OPENAPI_PATH, matching
 from billing_toolkit.contract.matching import OperationMatcher
 from billing_toolkit.contract.operations import Operation, load_contract
 from billing_toolkit.contract.templates import PathTemplate
@@ -39,6 +39,33 @@ def test_every_contract_request_goes_where_starlette_would_send_it(document: Pat
             found = matcher.match(method, path)
             chosen = found[0].operation_id if found else None
             assert chosen == _starlette_choice(operations, method, path), (method, path)
+
+
+def test_a_remembered_match_is_the_same_answer_with_parameters_of_its_own() -> None:
+    """Asked again, the matcher answers from memory: the same operation and parameters,
+    in a dict the first caller's changes did not reach, and a miss stays a miss."""
+    matcher = OperationMatcher(load_contract(OPENAPI_PATH).operations.values())
+    first = matcher.match("GET", "/v1/customers/1000004821/balance")
+    assert first is not None
+    first[1]["accountNumber"] = "changed by a caller"
+    again = matcher.match("GET", "/v1/customers/1000004821/balance")
+    assert again is not None and again[0] is first[0]
+    assert again[1] == {"accountNumber": "1000004821"}
+    assert matcher.match("GET", "/nowhere") is None and matcher.match("GET", "/nowhere") is None
+
+
+def test_the_matchers_memory_is_bounded_and_stays_right_past_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client sending ever new paths cannot grow it, and what is asked after it has been
+    forgotten is matched afresh, rightly."""
+    monkeypatch.setattr(matching, "REMEMBERED", 8)
+    matcher = OperationMatcher(load_contract(OPENAPI_PATH).operations.values())
+    for number in range(30):
+        found = matcher.match("GET", f"/v1/customers/{1000000000 + number}/balance")
+        assert found is not None and found[1] == {"accountNumber": str(1000000000 + number)}
+        assert len(matcher._seen) <= 8
+    assert matcher.match("GET", "/v1/customers/1000000000/balance") is not None
 
 
 def test_contract_order_decides_between_a_literal_and_a_template() -> None:
