@@ -131,6 +131,9 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         ("pending", "It will be credited once it is verified."),
         ("verified", "Tu reporte PRP-0000000033 fue verificado: se acreditaron USD 14,25."),
         ("verified", "Se acreditaron USD 14,25 a tu cuenta por el reporte PRP-0000000033."),
+        # the reported amount, then in another clause what was credited
+        ("verified", "Pagaste Bs. 1.310,40 y se acreditaron USD 14,25 a tu cuenta."),
+        ("verified", "You paid VES 1,310.40, and USD 14.25 was credited."),
         (
             "verified",
             (
@@ -200,6 +203,8 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("pending", "Tu reporte por 1310.40 bs ya se abonó a tu cuenta.", "se abono"),
         ("verified", "Tu reporte fue verificado: se acreditaron Bs. 1.310,40.", "1.310,40"),
         ("verified", "Se acreditaron USD 14,52 a tu cuenta.", "14,52"),
+        ("verified", "Pagaste Bs. 1.310,40 y se acreditaron USD 14,52.", "14,52"),
+        ("verified", "Bs. 1.310,40 acreditados a tu cuenta.", "1.310,40"),
         # An id altered by one digit.
         ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),
         ("pending", "Your report PRP-0000000023 is pending.", "PRP-0000000023"),

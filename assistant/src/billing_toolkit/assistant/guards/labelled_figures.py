@@ -1,5 +1,5 @@
-"""A figure said to be an overdue amount, a credit or the net balance must be that figure
-of the evidence.
+"""A figure said to be an overdue amount, a credit, the net balance or a payment must be
+that figure of the evidence.
 
 With a balance of "amount due USD 32.48, overdue USD 0.00, credit USD 0.00", "tu monto
 vencido es USD 32,48" and "tienes USD 32,48 a favor" both pass the figure check (32.48 is in
@@ -12,7 +12,10 @@ of that field:
 - overdue: a balance's `overdue USD …`, or what an overdue invoice still owes;
 - credit: a balance's `credit USD …`, what a payment kept as credit (`unapplied (kept as
   credit) USD …`), or what a verified report credited (`credited USD …`);
-- net balance ("saldo neto"): a balance's `net balance USD …`.
+- net balance ("saldo neto"): a balance's `net balance USD …`;
+- paid ("pagaste USD 40,00", "tu último pago fue de…", "we received USD 40.00"): a
+  payment's amount or what it applied to an invoice, what an invoice had paid, a payment
+  report's amount, what a report credited.
 
 What is owed ("debes USD 5,00", "total a pagar: USD 5,00", "you owe USD 5.00") is too wide
 a field to list every figure of — an amount due, an invoice's total or one of its lines, a
@@ -42,6 +45,10 @@ from billing_toolkit.assistant.text.folding import fold
 _FIGURE = r"(?:USD|VES) (-?\d+(?:\.\d+)?)"
 """An amount as the evidence writes it (`client.evidence.money`): its value is group 1."""
 _NEGATED = re.compile(r"\b(?:no|not|sin|nada|ningun[oa]?|without)\s+(?:\w+\s+){0,2}$")
+_NEGATED_OR_IF = re.compile(
+    r"\b(?:no|not|sin|nada|ningun[oa]?|without|si|if|once|cuando|when|en cuanto)"
+    r"\s+(?:\w+\s+){0,2}$"
+)
 _CURRENCY_BEFORE = re.compile(r"(?:usd|ves|bs\.?|\$|us\$)\s*$")
 _UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares)\b")
 
@@ -61,6 +68,9 @@ class LabelledField:
     amount said of the field is wrong when the evidence gives it only as one of these."""
     gap: str = r"(?:\s+[^\s,;:.]+){0,4}?"
     """What may stand between the field's words and the amount after them."""
+    cancelled_by: re.Pattern[str] = _NEGATED
+    """Words just before the field's words that say nothing of the amount ("no tienes
+    saldo a favor de…")."""
 
     @cached_property
     def before(self) -> re.Pattern[str]:
@@ -120,7 +130,27 @@ OWED = LabelledField(
 "por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
 a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
 debt of USD 7.52."""
-FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE)
+PAID = LabelledField(
+    r"(?:pagaste|abonaste|transferiste|you paid|you sent|we received|recibimos"
+    r"|(?:tu|el) ultimo pago|(?:your|the) last payment|monto pagado|amount paid)",
+    r"(?:que|that|which)(?: (?:ya|you))?",
+    (
+        re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
+        re.compile(rf"{_FIGURE} to INV-"),  # what it applied to an invoice
+        re.compile(rf"\bpaid {_FIGURE}"),  # what an invoice had paid
+        re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}"),
+        re.compile(rf"\bcredited {_FIGURE}"),
+        re.compile(rf"\breported {_FIGURE}"),
+    ),
+    gap=r"(?:\s+(?:fue|fueron|was|de|por|of|for|un total de|en total|a total of|in total|el|the"
+    r"|ayer|hoy|yesterday|today|tu pago de|your payment of|con (?:transferencia|tarjeta"
+    r"|pago movil)|by (?:transfer|card)))*",
+    cancelled_by=_NEGATED_OR_IF,
+)
+"""Money that went from the subscriber: said in the past ("pagaste", "recibimos", "your last
+payment"), never "tu pago de" (also a payment to come), and not after "si" / "if" ("si
+pagaste USD 32,48, repórtalo" says nothing of what was paid)."""
+FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID)
 """In the order the fault injector tries them (the debt first: a reply that states a credit
 also says what is owed)."""
 _ANY_FIGURE = re.compile(_FIGURE)
@@ -165,7 +195,7 @@ def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
     """Whether the amount at `start:end` of a folded text is said to be of `field`."""
     before = _CURRENCY_BEFORE.sub("", folded[:start])
     found = field.before.search(before)
-    if found is not None and not _NEGATED.search(before[: found.start()]):
+    if found is not None and not field.cancelled_by.search(before[: found.start()]):
         return True
     after = folded[end:]
     unit = _UNIT_AFTER.match(after)

@@ -175,6 +175,9 @@ _CREDITED = re.compile(
 _CREDIT_REACH = 30
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
 "USD 14.25 credited")."""
+_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:y|e|and|but|pero)\b")
+"""Between an amount and a credit word after it: the amount is another clause's
+("pagaste Bs. 1.234,56 y se acreditaron USD 20,00": the payment, then the credit)."""
 
 
 def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
@@ -189,7 +192,10 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
             a
             for a in amounts
             if 0 <= a.start - match.end() <= _CREDIT_REACH
-            or 0 <= match.start() - a.end <= _CREDIT_REACH
+            or (
+                0 <= match.start() - a.end <= _CREDIT_REACH
+                and not _CLAUSE_BREAK.search(folded, a.end, match.start())
+            )
         ]
         if not near:
             continue

@@ -1,0 +1,69 @@
+"""A figure said to have been paid ("pagaste", "recibimos", "your last payment") is backed
+only by money that went from the subscriber in the evidence (`guards/labelled_figures.py`):
+the credit a payment left, or the amount still due, said as the payment is a wrong figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.assistant.grounding_helpers import verify
+
+PAYMENT = (
+    "Last payment of account 1000004821: PAY-0000000042 of USD 40.00 by transfer"
+    " (reference 0012345), received 2026-11-05T10:00:00Z; applied USD 32.48 to"
+    " INV-2026-000123; unapplied (kept as credit) USD 7.52."
+)
+BALANCE = (
+    "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 45.10;"
+    " overdue USD 0.00; credit USD 7.52; net balance USD 37.58; next due date 2026-11-20."
+)
+REPORT = (
+    "Payment report PRP-0000000007 for account 1000004821: transfer VES 1234.56, reference"
+    " 98765432, bank 0102, paid 2026-11-04, reported 2026-11-04T15:00:00Z; status verified."
+    " It became payment PAY-0000000043, credited USD 20.00 to the account (the reported"
+    " VES 1234.56 converted at the official rate of 2026-11-04, VES 61.7280 per USD 1.00,"
+    " rounded half-up to the cent)."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "evidence"),
+    [
+        ("Pagaste USD 7,52.", (PAYMENT,)),  # what it left as credit
+        ("Tu último pago fue de USD 7,52.", (PAYMENT,)),
+        ("Recibimos USD 45,10 por transferencia el 5 de noviembre.", (PAYMENT, BALANCE)),
+        ("We received USD 7.52 from you.", (PAYMENT,)),
+        ("Your last payment was USD 45.10.", (PAYMENT, BALANCE)),  # the amount due
+        ("You paid USD 7.52 by transfer.", (PAYMENT,)),
+        ("USD 7,52 que pagaste ya están registrados.", (PAYMENT,)),
+        ("Pagaste USD 45,10 por pago móvil.", (PAYMENT, REPORT, BALANCE)),  # what is due
+    ],
+)
+def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
+    assert not verify(reply, *evidence).grounded
+
+
+@pytest.mark.parametrize(
+    ("reply", "evidence"),
+    [
+        ("Pagaste USD 40,00 y te quedaron USD 7,52 a favor.", (PAYMENT,)),
+        ("Recibimos tu pago de USD 40,00 el 5 de noviembre.", (PAYMENT,)),
+        ("Tu último pago fue de USD 40,00 por transferencia.", (PAYMENT,)),
+        ("Pagaste USD 32,48 de la factura INV-2026-000123.", (PAYMENT,)),  # what it applied
+        ("You paid USD 40.00; USD 7.52 is kept as credit.", (PAYMENT,)),
+        ("Pagaste y te quedan USD 7,52 a favor.", (PAYMENT,)),  # nothing said paid
+        ("Si pagaste USD 45,10, envíanos el comprobante.", (PAYMENT, BALANCE)),  # a condition
+        ("If you paid USD 45.10, send us the reference.", (PAYMENT, BALANCE)),
+        ("No recibimos ningún pago de USD 45,10.", (PAYMENT, BALANCE)),
+        ("Pagaste Bs. 1.234,56 y se acreditaron USD 20,00.", (REPORT,)),
+        ("Debes USD 45,10 antes del 20 de noviembre.", (PAYMENT, BALANCE)),
+    ],
+)
+def test_a_paid_figure_or_none_said_as_paid_passes(reply: str, evidence: tuple[str, ...]) -> None:
+    result = verify(reply, *evidence)
+    assert result.grounded, result.unsupported_tokens
+
+
+def test_with_no_payment_in_the_evidence_the_words_are_left_to_the_figure_check() -> None:
+    assert verify("Recibimos USD 45,10.", BALANCE).grounded  # a figure of the balance
+    assert not verify("Recibimos USD 99,00.", BALANCE).grounded  # the figure check's
