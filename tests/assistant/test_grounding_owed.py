@@ -25,6 +25,19 @@ PAYMENT = (
     " (reference 0012345), received 2026-11-05T10:00:00Z; applied USD 32.48 to"
     " INV-2026-000123; unapplied (kept as credit) USD 7.52."
 )
+MIXED = (
+    "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 45.10;"
+    " overdue USD 0.00; credit USD 7.52; net balance USD 37.58; next due date 2026-11-20."
+)
+PAYMENT_ALL_APPLIED = (
+    "Last payment of account 1000004821: PAY-0000000041 of USD 32.48 by transfer"
+    " (reference 0012344), received 2026-10-05T10:00:00Z; applied USD 32.48 to"
+    " INV-2026-000122; unapplied (kept as credit) USD 0.00."
+)
+REPORT = (
+    "Payment report PRP-0000000007 for account 1000004821: transfer VES 1234.56, reference"
+    " 98765432, bank 0102, paid 2026-11-04, reported 2026-11-04T15:00:00Z; status pending."
+)
 PAID_INVOICE = (
     "Invoice INV-2026-000123 of account 1000004821: status paid; period 2026-10-01 to"
     " 2026-10-31; issued 2026-10-01; due 2026-10-15; total USD 32.48; paid USD 32.48;"
@@ -54,6 +67,13 @@ PLAN = (
         ("USD 7.52 is what you owe.", (SOME_CREDIT,)),
         ("Debes USD 40,00.", (SOME_CREDIT, PAYMENT)),  # the payment itself said as a debt
         ("Your balance: you owe USD 7.52 and nothing is overdue.", (SOME_CREDIT, PAYMENT)),
+        ("Te falta pagar USD 7,52.", (SOME_CREDIT,)),
+        ("Tu deuda es de USD 7,52.", (SOME_CREDIT,)),
+        ("Debes cancelar USD 7,52 antes del cierre.", (SOME_CREDIT,)),  # "cancelar": to pay
+        ("Monto a cancelar: USD 7,52", (SOME_CREDIT,)),
+        ("USD 7,52 por pagar.", (SOME_CREDIT,)),
+        ("Your amount due is USD 7.52.", (SOME_CREDIT,)),
+        ("Debes Bs. 1.234,56.", (SOME_CREDIT, REPORT)),  # what the report paid, as a debt
     ],
 )
 def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
@@ -76,6 +96,15 @@ def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
         ("Debes pagar USD 30,00 cada mes por tu plan.", (SOME_CREDIT, PLAN)),  # a price
         # the same figure elsewhere in the evidence as a charge: left to the figure check
         ("La factura INV-2026-000123 era de USD 32,48 a pagar.", (PAID_INVOICE,)),
+        # an amount before a debt's verb is another phrase's object, not the debt
+        ("Con tu crédito de USD 7,52 te toca pagar USD 37,58.", (MIXED,)),
+        ("Restando tu crédito de USD 7,52 debes USD 37,58.", (MIXED,)),
+        ("Tu crédito de USD 7,52 debes usarlo en la próxima factura.", (MIXED,)),
+        ("After your payment of USD 40.00 you owe nothing.", (SOME_CREDIT, PAYMENT)),
+        ("After applying USD 7.52 you owe USD 37.58.", (MIXED,)),
+        # nothing owed is no credit said as a debt, even when 0.00 is only the credit
+        ("Debes USD 0,00.", (PAYMENT_ALL_APPLIED,)),
+        ("You owe USD 0.00; your last payment covered everything.", (PAYMENT_ALL_APPLIED,)),
     ],
 )
 def test_a_debt_or_a_credit_said_as_what_it_is_passes(

@@ -17,6 +17,17 @@ BALANCE = (
     "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 45.10;"
     " overdue USD 0.00; credit USD 7.52; net balance USD 37.58; next due date 2026-11-20."
 )
+PARTLY_PAID = (
+    "Invoice INV-2026-000130 of account 1000004821: status open; period 2026-10-01 to"
+    " 2026-10-31; issued 2026-10-01; due 2026-11-15; total USD 45.10; paid USD 20.00;"
+    " amount due USD 25.10."
+)
+RATE = (
+    "Official exchange rate for 2026-11-05: VES 61.7280 per USD 1.00 (in es-VE notation"
+    " 61,7280 per dollar; source BCV, published for 2026-11-05, published"
+    " 2026-11-05T08:00:00Z). USD 20.00 at the rate of 2026-11-05 is VES 1234.56 (USD ×"
+    " 61.7280, rounded half-up to the cent)."
+)
 REPORT = (
     "Payment report PRP-0000000007 for account 1000004821: transfer VES 1234.56, reference"
     " 98765432, bank 0102, paid 2026-11-04, reported 2026-11-04T15:00:00Z; status verified."
@@ -37,6 +48,12 @@ REPORT = (
         ("You paid USD 7.52 by transfer.", (PAYMENT,)),
         ("USD 7,52 que pagaste ya están registrados.", (PAYMENT,)),
         ("Pagaste USD 45,10 por pago móvil.", (PAYMENT, REPORT, BALANCE)),  # what is due
+        ("Cancelaste USD 7,52 el 5 de noviembre.", (PAYMENT,)),  # "cancelar": to pay
+        ("Hiciste un pago de USD 7,52.", (PAYMENT,)),
+        ("Último pago: USD 7,52", (PAYMENT,)),
+        ("You've paid USD 7.52.", (PAYMENT,)),
+        ("Sin embargo, tu último pago fue de USD 7,52.", (PAYMENT,)),  # no negation
+        ("Recibimos el pago de USD 7,52.", (PAYMENT,)),
     ],
 )
 def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
@@ -57,6 +74,17 @@ def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str,
         ("No recibimos ningún pago de USD 45,10.", (PAYMENT, BALANCE)),
         ("Pagaste Bs. 1.234,56 y se acreditaron USD 20,00.", (REPORT,)),
         ("Debes USD 45,10 antes del 20 de noviembre.", (PAYMENT, BALANCE)),
+        # an amount before a payment's verb is another phrase's object
+        ("De tu factura de USD 45,10 pagaste USD 20,00.", (PARTLY_PAID,)),
+        ("Of the USD 45.10 you paid USD 20.00 so far.", (PARTLY_PAID,)),
+        ("The USD 20.00 you paid went to INV-2026-000130.", (PARTLY_PAID,)),
+        # what was paid over the invoice is the credit it left
+        ("Pagaste USD 7,52 de más y quedaron como saldo a favor.", (PAYMENT,)),
+        ("Los USD 7,52 que pagaste de más quedaron como crédito.", (PAYMENT,)),
+        ("You paid USD 7.52 extra, which we kept as credit.", (PAYMENT,)),
+        ("The extra USD 7.52 we received was kept as credit.", (PAYMENT,)),
+        # the bolívares of the paid dollars, by the evidence's own conversion
+        ("Tu último pago fue de Bs. 1.234,56, USD 20,00 al cambio.", (PARTLY_PAID, RATE)),
     ],
 )
 def test_a_paid_figure_or_none_said_as_paid_passes(reply: str, evidence: tuple[str, ...]) -> None:

@@ -205,6 +205,8 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Se acreditaron USD 14,52 a tu cuenta.", "14,52"),
         ("verified", "Pagaste Bs. 1.310,40 y se acreditaron USD 14,52.", "14,52"),
         ("verified", "Bs. 1.310,40 acreditados a tu cuenta.", "1.310,40"),
+        ("verified", "Bs. 1.310,40 fueron verificados y acreditados.", "1.310,40"),
+        ("verified", "Bs. 1.310,40, acreditados a tu cuenta.", "1.310,40"),
         # An id altered by one digit.
         ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),
         ("pending", "Your report PRP-0000000023 is pending.", "PRP-0000000023"),

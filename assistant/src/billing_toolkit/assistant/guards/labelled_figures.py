@@ -44,11 +44,11 @@ from billing_toolkit.assistant.text.folding import fold
 
 _FIGURE = r"(?:USD|VES) (-?\d+(?:\.\d+)?)"
 """An amount as the evidence writes it (`client.evidence.money`): its value is group 1."""
-_NEGATED = re.compile(r"\b(?:no|not|sin|nada|ningun[oa]?|without)\s+(?:\w+\s+){0,2}$")
-_NEGATED_OR_IF = re.compile(
-    r"\b(?:no|not|sin|nada|ningun[oa]?|without|si|if|once|cuando|when|en cuanto)"
-    r"\s+(?:\w+\s+){0,2}$"
-)
+_NEGATIONS = r"no|not|sin(?! embargo)|nada|ningun[oa]?|without"
+_NEGATED = re.compile(rf"\b(?:{_NEGATIONS})\s+(?:\w+\s+){{0,2}}$")
+_NEGATED_OR_IF = re.compile(rf"\b(?:{_NEGATIONS}|si|if)\s+(?:\w+\s+){{0,2}}$")
+_CONVERSION = re.compile(r"\bUSD (\d+\.\d+) at the rate of \S+ is VES (\d+\.\d+)")
+"""`payment_report_capabilities.conversion_evidence`: a dollar amount and its bolívares."""
 _CURRENCY_BEFORE = re.compile(r"(?:usd|ves|bs\.?|\$|us\$)\s*$")
 _UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares)\b")
 
@@ -71,6 +71,16 @@ class LabelledField:
     cancelled_by: re.Pattern[str] = _NEGATED
     """Words just before the field's words that say nothing of the amount ("no tienes
     saldo a favor de…")."""
+    after_only: str | None = None
+    """When set, the only text right after an amount that says it is of the field (for
+    verbs, which after a fronted amount have it as another phrase's object: "con tu crédito
+    de USD 7,52 te toca pagar…" says no debt of USD 7.52)."""
+    spared_after: str | None = None
+    """Text right after an amount (and its unit) that takes it out of the field."""
+    spared_before: str | None = None
+    """Text right before an amount (and its currency) that takes it out of the field."""
+    converted: bool = False
+    """The bolívares of a conversion whose dollars are a figure of the field back it too."""
 
     @cached_property
     def before(self) -> re.Pattern[str]:
@@ -81,8 +91,21 @@ class LabelledField:
 
     @cached_property
     def after_words(self) -> re.Pattern[str]:
-        """The field's words right after an amount, joined by `after` at most."""
+        """The field's words right after an amount, joined by `after` at most (or
+        `after_only`)."""
+        if self.after_only is not None:
+            return re.compile(rf"^\s*(?:{self.after_only})")
         return re.compile(rf"^\s*(?:{self.after}\s+)?{self.words}\b")
+
+    @cached_property
+    def spared(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """`spared_before` and `spared_after`, compiled."""
+        return (
+            re.compile(rf"\b(?:{self.spared_before})\s*$") if self.spared_before else None,
+            re.compile(rf"^\s*(?:\S+\s+){{0,2}}?(?:{self.spared_after})\b")
+            if self.spared_after
+            else None,
+        )
 
 
 OVERDUE = LabelledField(
@@ -113,27 +136,34 @@ NET_BALANCE = LabelledField(
 )
 OWED = LabelledField(
     r"(?:debes|adeudas|(?:tienes|tendras|hay) que pagar|te toca pagar|pendientes? de pago"
-    r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) pagar|(?:quedan?|faltan?) por pagar"
-    r"|saldo (?:pendiente|deudor)|you (?:still )?owe|you (?:need|have) to pay"
-    r"|amount (?:you owe|to pay))",
-    r"(?:es lo que|son lo que|is what|are what)",
+    r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) (?:pagar|cancelar)"
+    r"|(?:te |le )?(?:quedan?|faltan?) (?:por )?pagar|saldo (?:pendiente|deudor)|deuda"
+    r"|tienes pendientes?|you (?:still )?owe|you (?:still )?(?:need|have) to pay"
+    r"|amount (?:you owe|to pay|due)|balance due|outstanding balance)",
+    "",
     (),
     refuted_by=(
         *CREDIT.evidence,
         re.compile(rf"\bpaid {_FIGURE}"),
         re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
+        re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}"),
+        re.compile(rf"\breported {_FIGURE}"),
     ),
-    gap=r"(?:\s+(?:pagar|aun|todavia|ahora|solo|un total de|en total|es|es de|de|us|still"
-    r"|now|only|is|of|a total of|in total))*",
+    gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|un total de|un monto de"
+    r"|en total|es|es de|de|us|still|now|only|is|of|a total of|in total))*",
+    after_only=r"(?:es lo que|son lo que|is what|are what)\s+(?:debes|adeudas|you (?:still )?owe)\b"
+    r"|pendientes? de pago\b|(?:quedan? |faltan? )?por (?:pagar|cancelar)\b",
 )
 """Its words are those of a debt: never the bare "saldo" (either side of the account) nor
 "por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
 a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
 debt of USD 7.52."""
 PAID = LabelledField(
-    r"(?:pagaste|abonaste|transferiste|you paid|you sent|we received|recibimos"
-    r"|(?:tu|el) ultimo pago|(?:your|the) last payment|monto pagado|amount paid)",
-    r"(?:que|that|which)(?: (?:ya|you))?",
+    r"(?:pagaste|abonaste|transferiste|cancelaste|depositaste|(?:nos )?enviaste|you paid"
+    r"|you sent|we received|you(?:'ve| have) paid|we(?:'ve| have) received|recibimos"
+    r"|(?:hiciste|realizaste) un pago|tu pago fue|ultimo pago|(?:your|the) last payment"
+    r"|monto pagado|total pagado|pago recibido|amount paid)",
+    "",
     (
         re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
         re.compile(rf"{_FIGURE} to INV-"),  # what it applied to an invoice
@@ -143,13 +173,20 @@ PAID = LabelledField(
         re.compile(rf"\breported {_FIGURE}"),
     ),
     gap=r"(?:\s+(?:fue|fueron|was|de|por|of|for|un total de|en total|a total of|in total|el|the"
-    r"|ayer|hoy|yesterday|today|tu pago de|your payment of|con (?:transferencia|tarjeta"
-    r"|pago movil)|by (?:transfer|card)))*",
+    r"|ayer|hoy|yesterday|today|tu pago de|tu pago por|el pago de|el pago por|pago de"
+    r"|your payment of|con (?:transferencia|tarjeta|pago movil)|by (?:transfer|card)))*",
     cancelled_by=_NEGATED_OR_IF,
+    after_only=r"(?:que|that|which)(?: (?:ya|you))?\s+(?:pagaste|abonaste|transferiste"
+    r"|cancelaste|recibimos|you paid|you sent|we received)\b"
+    r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))",
+    spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much",
+    spared_before=r"extra|adicionales?|excedentes?|sobrantes?",
+    converted=True,
 )
 """Money that went from the subscriber: said in the past ("pagaste", "recibimos", "your last
-payment"), never "tu pago de" (also a payment to come), and not after "si" / "if" ("si
-pagaste USD 32,48, repórtalo" says nothing of what was paid)."""
+payment"), never "tu pago de" (also a payment to come), not after "si" / "if" ("si pagaste
+USD 32,48, repórtalo" says nothing of what was paid), and not what was paid over ("pagaste
+USD 7,52 de más": the credit it left, which the credit field holds)."""
 FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID)
 """In the order the fault injector tries them (the debt first: a reply that states a credit
 also says what is owed)."""
@@ -159,12 +196,20 @@ _ANY_FIGURE = re.compile(_FIGURE)
 def labelled_figures(field: LabelledField, evidence_texts: Sequence[str]) -> frozenset[Decimal]:
     """Every figure the evidence gives for `field`, unsigned: a net balance of USD -7.52 is
     said "saldo neto a favor de USD 7,52" too (the sign is the sign guard's to check)."""
-    return frozenset(
+    figures = frozenset(
         abs(Decimal(match[1]))
         for text in evidence_texts
         for pattern in field.evidence
         for match in pattern.finditer(text)
     )
+    if not field.converted:
+        return figures
+    return figures | {
+        Decimal(match[2])
+        for text in evidence_texts
+        for match in _CONVERSION.finditer(text)
+        if Decimal(match[1]) in figures
+    }
 
 
 def wrong_for(
@@ -187,19 +232,24 @@ def wrong_for(
         for match in _ANY_FIGURE.finditer(text)
         if (index, match.start(1)) not in refuting
     }
-    wrong = frozenset(refuting.values()) - elsewhere
+    wrong = frozenset(refuting.values()) - elsewhere - {Decimal(0)}  # no debt is no credit
     return wrong.__contains__ if wrong else None
 
 
 def said_to_be(field: LabelledField, folded: str, start: int, end: int) -> bool:
     """Whether the amount at `start:end` of a folded text is said to be of `field`."""
     before = _CURRENCY_BEFORE.sub("", folded[:start])
-    found = field.before.search(before)
-    if found is not None and not field.cancelled_by.search(before[: found.start()]):
-        return True
     after = folded[end:]
     unit = _UNIT_AFTER.match(after)
     after = after[unit.end() :] if unit else after
+    spared_before, spared_after = field.spared
+    if (spared_before and spared_before.search(before)) or (
+        spared_after and spared_after.match(after)
+    ):
+        return False
+    found = field.before.search(before)
+    if found is not None and not field.cancelled_by.search(before[: found.start()]):
+        return True
     return field.after_words.match(after) is not None
 
 

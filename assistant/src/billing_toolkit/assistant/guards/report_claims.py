@@ -175,9 +175,14 @@ _CREDITED = re.compile(
 _CREDIT_REACH = 30
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
 "USD 14.25 credited")."""
-_CLAUSE_BREAK = re.compile(r"[,;:]|\b(?:y|e|and|but|pero)\b")
+_CLAUSE_BREAK = re.compile(
+    r"[;:]|,(?!\s*(?:(?:ya|fue|fueron|was|were)\s+)?(?:acreditad|abonad|credited))"
+    r"|\b(?:y|e|and|but|pero)\b(?!\s+(?:(?:ya|fue|fueron|was|were)\s+)?(?:acreditad|abonad|credited))"
+)
 """Between an amount and a credit word after it: the amount is another clause's
-("pagaste Bs. 1.234,56 y se acreditaron USD 20,00": the payment, then the credit)."""
+("pagaste Bs. 1.234,56 y se acreditaron USD 20,00": the payment, then the credit) — unless
+the credit word follows the "y" or the comma at once, the same subject's second verb or a
+participle ("Bs. 1.234,56 fueron verificados y acreditados", "Bs. 1.234,56, acreditados")."""
 
 
 def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
@@ -194,7 +199,7 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
             if 0 <= a.start - match.end() <= _CREDIT_REACH
             or (
                 0 <= match.start() - a.end <= _CREDIT_REACH
-                and not _CLAUSE_BREAK.search(folded, a.end, match.start())
+                and not _CLAUSE_BREAK.search(folded[a.end : match.end()])
             )
         ]
         if not near:
