@@ -19,9 +19,10 @@ SOME_CREDIT = (
     "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 0.00,"
     " overdue USD 0.00, credit USD 7.52, net balance USD -7.52; no open invoice is due."
 )
-PAYMENT = (
-    "Payment PAY-0000000042 of account 1000004821: USD 40.00 by transfer on 2026-11-05;"
-    " applied USD 32.48 to INV-2026-000123; unapplied (kept as credit) USD 7.52."
+PAYMENT = (  # `client.evidence.payment_evidence`
+    "Last payment of account 1000004821: PAY-0000000042 of USD 40.00 by transfer"
+    " (reference 0012345), received 2026-11-05T10:00:00Z; applied USD 32.48 to"
+    " INV-2026-000123; unapplied (kept as credit) USD 7.52."
 )
 
 
