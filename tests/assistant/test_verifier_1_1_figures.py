@@ -134,6 +134,8 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         # the reported amount, then in another clause what was credited
         ("verified", "Pagaste Bs. 1.310,40 y se acreditaron USD 14,25 a tu cuenta."),
         ("verified", "You paid VES 1,310.40, and USD 14.25 was credited."),
+        # the reported amount right before the credit word, the credit after it
+        ("verified", "Tu pago de Bs. 1.310,40 se acreditó como USD 14,25."),
         (
             "verified",
             (
@@ -207,6 +209,7 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Bs. 1.310,40 acreditados a tu cuenta.", "1.310,40"),
         ("verified", "Bs. 1.310,40 fueron verificados y acreditados.", "1.310,40"),
         ("verified", "Bs. 1.310,40, acreditados a tu cuenta.", "1.310,40"),
+        ("verified", "Tu pago de Bs. 1.310,40 se acreditó como USD 14,52.", "1.310,40"),
         # An id altered by one digit.
         ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),
         ("pending", "Your report PRP-0000000023 is pending.", "PRP-0000000023"),

@@ -37,7 +37,7 @@ from datetime import date
 from decimal import Decimal
 
 from billing_toolkit.assistant.guards.record_binding import sentences
-from billing_toolkit.assistant.text.amounts import find_amounts
+from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
 from billing_toolkit.assistant.text.currencies import unit_of
 from billing_toolkit.assistant.text.dates import find_dates
 from billing_toolkit.assistant.text.folding import fold
@@ -205,10 +205,17 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
         if not near:
             continue
         said = min(near, key=lambda a: min(abs(a.start - match.end()), abs(match.start() - a.end)))
-        unit = unit_of(sentence, said.start, said.end)
-        if any(r.credited != (unit, said.value) for r in spoken):
+        if not _credited_as(sentence, said, spoken) and not any(
+            _credited_as(sentence, a, spoken) for a in near if a.start >= match.end()
+        ):  # "tu pago de Bs. 1.234,56 se acreditó como USD 20,00": what follows is the credit
             failed.append(said.token)
     return failed
+
+
+def _credited_as(sentence: str, amount: AmountMention, spoken: Sequence[_Report]) -> bool:
+    """Whether `amount`, in its written unit, is what every report spoken of credited."""
+    unit = unit_of(sentence, amount.start, amount.end)
+    return all(r.credited == (unit, amount.value) for r in spoken)
 
 
 _RATE_FIGURE = re.compile(r"(?<![\d.,])\d+[.,]\d{4,8}(?![\d.,]\d)")
