@@ -51,12 +51,12 @@ class OperationMatcher:
         paths again and again, and each template tried costs a regex match — the balance,
         third of the templates, cost 1.5 µs of every request."""
         key = (method, path)
-        if key in self._seen:
+        try:
             found = self._seen[key]
-            return (found[0], dict(found[1])) if found is not None else None
-        if len(self._seen) >= REMEMBERED:
-            self._seen.clear()
-        found = self._seen[key] = self._match(method, path)
+        except KeyError:  # once per path: a hit is one look-up
+            if len(self._seen) >= REMEMBERED:
+                self._seen.clear()
+            found = self._seen[key] = self._match(method, path)
         return (found[0], dict(found[1])) if found is not None else None
 
     def _match(self, method: str, path: str) -> Match | None:

@@ -49,6 +49,14 @@ _NEGATED = re.compile(rf"\b(?:{_NEGATIONS})\s+(?:\w+\s+){{0,2}}$")
 _NEGATED_OR_IF = re.compile(rf"\b(?:{_NEGATIONS}|si|if)\s+(?:\w+\s+){{0,2}}$")
 _CONVERSION = re.compile(r"\bUSD (\d+\.\d+) at the rate of \S+ is VES (\d+\.\d+)")
 """`payment_report_capabilities.conversion_evidence`: a dollar amount and its bolívares."""
+_PAYMENT_AMOUNT = re.compile(rf"\bof {_FIGURE} by\b")
+"""`client.evidence.payment_evidence`: "PAY-… of USD 40.00 by transfer"."""
+_INVOICE_PAID = re.compile(rf"\bpaid {_FIGURE}")
+_REPORT_AMOUNT = re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}")
+_REPORTED = re.compile(rf"\breported {_FIGURE}")
+"""What a report's credit was converted from ("the reported VES 1234.56")."""
+_CREDITED = re.compile(rf"\bcredited {_FIGURE}")
+"""What a verified report credited."""
 _CURRENCY_BEFORE = re.compile(r"(?:usd|ves|bs\.?|\$|us\$)\s*$")
 _UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares)\b")
 
@@ -126,7 +134,7 @@ CREDIT = LabelledField(
     (
         re.compile(rf"\bcredit {_FIGURE}"),
         re.compile(rf"\bkept as credit\) {_FIGURE}"),
-        re.compile(rf"\bcredited {_FIGURE}"),
+        _CREDITED,
     ),
 )
 NET_BALANCE = LabelledField(
@@ -142,13 +150,7 @@ OWED = LabelledField(
     r"|amount (?:you owe|to pay|due)|balance due|outstanding balance)",
     "",
     (),
-    refuted_by=(
-        *CREDIT.evidence,
-        re.compile(rf"\bpaid {_FIGURE}"),
-        re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
-        re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}"),
-        re.compile(rf"\breported {_FIGURE}"),
-    ),
+    refuted_by=(*CREDIT.evidence, _INVOICE_PAID, _PAYMENT_AMOUNT, _REPORT_AMOUNT, _REPORTED),
     gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|un total de|un monto de"
     r"|en total|es|es de|de|us|still|now|only|is|of|a total of|in total))*",
     after_only=r"(?:es lo que|son lo que|is what|are what)\s+(?:debes|adeudas|you (?:still )?owe)\b"
@@ -165,12 +167,12 @@ PAID = LabelledField(
     r"|monto pagado|total pagado|pago recibido|amount paid)",
     "",
     (
-        re.compile(rf"\bof {_FIGURE} by\b"),  # a payment's amount
+        _PAYMENT_AMOUNT,
         re.compile(rf"{_FIGURE} to INV-"),  # what it applied to an invoice
-        re.compile(rf"\bpaid {_FIGURE}"),  # what an invoice had paid
-        re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}"),
-        re.compile(rf"\bcredited {_FIGURE}"),
-        re.compile(rf"\breported {_FIGURE}"),
+        _INVOICE_PAID,
+        _REPORT_AMOUNT,
+        _CREDITED,
+        _REPORTED,
     ),
     gap=r"(?:\s+(?:fue|fueron|was|de|por|of|for|un total de|en total|a total of|in total|el|the"
     r"|ayer|hoy|yesterday|today|tu pago de|tu pago por|el pago de|el pago por|pago de"
