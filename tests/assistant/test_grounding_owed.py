@@ -36,7 +36,8 @@ PAYMENT_ALL_APPLIED = (
 )
 REPORT = (
     "Payment report PRP-0000000007 for account 1000004821: transfer VES 1234.56, reference"
-    " 98765432, bank 0102, paid 2026-11-04, reported 2026-11-04T15:00:00Z; status pending."
+    " 98765432, bank 0102, paid 2026-11-04, reported 2026-11-04T15:00:00Z; status"
+    " pending_verification."
 )
 PAID_INVOICE = (
     "Invoice INV-2026-000123 of account 1000004821: status paid; period 2026-10-01 to"
@@ -74,6 +75,16 @@ PLAN = (
         ("USD 7,52 por pagar.", (SOME_CREDIT,)),
         ("Your amount due is USD 7.52.", (SOME_CREDIT,)),
         ("Debes Bs. 1.234,56.", (SOME_CREDIT, REPORT)),  # what the report paid, as a debt
+        # the debt's words after the amount, or a debt said another way
+        ("Tienes USD 7,52 pendientes.", (SOME_CREDIT,)),
+        ("Te quedan USD 7,52 sin pagar.", (SOME_CREDIT,)),
+        ("Hay USD 7,52 adeudados en tu cuenta.", (SOME_CREDIT,)),
+        ("El monto pendiente es de USD 7,52.", (SOME_CREDIT,)),
+        ("You have USD 7.52 outstanding.", (SOME_CREDIT,)),
+        ("USD 7.52 is still outstanding.", (SOME_CREDIT,)),
+        ("USD 7.52 remains unpaid.", (SOME_CREDIT,)),
+        ("Your outstanding amount is USD 7.52.", (SOME_CREDIT,)),
+        ("USD 7.52 is due on November 20.", (SOME_CREDIT,)),
     ],
 )
 def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
@@ -105,6 +116,17 @@ def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
         # nothing owed is no credit said as a debt, even when 0.00 is only the credit
         ("Debes USD 0,00.", (PAYMENT_ALL_APPLIED,)),
         ("You owe USD 0.00; your last payment covered everything.", (PAYMENT_ALL_APPLIED,)),
+        # a debt's words after the amount for what is owed, or for something else
+        ("Tienes USD 32,48 pendientes.", (NO_CREDIT,)),
+        ("USD 32.48 is due on November 20.", (NO_CREDIT,)),
+        ("Tu reporte de Bs. 1.234,56 está pendiente de verificación.", (SOME_CREDIT, REPORT)),
+        (
+            "Tu reporte de Bs. 1.234,56 pendiente de verificación sigue en revisión.",
+            (SOME_CREDIT, REPORT),
+        ),
+        ("Tu pago de USD 40,00 pendiente de aplicar ya se aplicó.", (SOME_CREDIT, PAYMENT)),
+        ("Tienes USD 7,52 a favor pendientes de usar.", (SOME_CREDIT,)),
+        ("A credit of USD 7.52 is due to your overpayment.", (SOME_CREDIT,)),
     ],
 )
 def test_a_debt_or_a_credit_said_as_what_it_is_passes(

@@ -54,6 +54,17 @@ REPORT = (
         ("You've paid USD 7.52.", (PAYMENT,)),
         ("Sin embargo, tu último pago fue de USD 7,52.", (PAYMENT,)),  # no negation
         ("Recibimos el pago de USD 7,52.", (PAYMENT,)),
+        # the payment's verb after the amount, or a receipt said another way
+        ("Your payment of USD 7.52 was received.", (PAYMENT,)),
+        ("Your payment of USD 45.10 has been received.", (PAYMENT, BALANCE)),
+        ("Tu pago de USD 7,52 fue recibido el 5 de noviembre.", (PAYMENT,)),
+        ("Tu pago de USD 7,52 ya fue registrado.", (PAYMENT,)),
+        ("Tu transferencia de USD 45,10 se recibió.", (PAYMENT, BALANCE)),
+        ("We got your payment of USD 7.52.", (PAYMENT,)),
+        ("Nos llegó tu pago de USD 7,52.", (PAYMENT,)),
+        ("Registramos tu pago de USD 7,52.", (PAYMENT,)),
+        ("Se recibió tu pago de USD 7,52.", (PAYMENT,)),
+        ("Confirmamos tu pago de USD 45,10.", (PAYMENT, BALANCE)),
     ],
 )
 def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
@@ -85,6 +96,15 @@ def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str,
         ("The extra USD 7.52 we received was kept as credit.", (PAYMENT,)),
         # the bolívares of the paid dollars, by the evidence's own conversion
         ("Tu último pago fue de Bs. 1.234,56, USD 20,00 al cambio.", (PARTLY_PAID, RATE)),
+        # a receipt of the payment's own figure, or one not (yet) received
+        ("Your payment of USD 40.00 was received on November 5.", (PAYMENT,)),
+        ("Tu pago de USD 40,00 fue recibido y USD 7,52 quedaron a favor.", (PAYMENT,)),
+        ("We got your payment of USD 40.00.", (PAYMENT,)),
+        ("Nos llegó tu pago de USD 40,00 y se aplicaron USD 32,48.", (PAYMENT,)),
+        ("Cuando tu pago de USD 45,10 sea recibido, lo verás aquí.", (PAYMENT, BALANCE)),
+        ("Tu pago de USD 45,10 aún no fue recibido.", (PAYMENT, BALANCE)),
+        ("Your payment of USD 45.10 has not been received yet.", (PAYMENT, BALANCE)),
+        ("Registramos tu reporte; debes USD 45,10.", (PAYMENT, BALANCE)),
     ],
 )
 def test_a_paid_figure_or_none_said_as_paid_passes(reply: str, evidence: tuple[str, ...]) -> None:

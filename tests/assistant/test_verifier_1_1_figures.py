@@ -136,6 +136,14 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         ("verified", "You paid VES 1,310.40, and USD 14.25 was credited."),
         # the reported amount right before the credit word, the credit after it
         ("verified", "Tu pago de Bs. 1.310,40 se acreditó como USD 14,25."),
+        # the credit word first, the reported amount, then in the same clause the credit
+        ("verified", "Acreditamos tu pago de Bs. 1.310,40 como USD 14,25."),
+        ("verified", "Se acreditó tu transferencia de Bs. 1.310,40: USD 14,25."),
+        ("verified", "We credited your transfer of VES 1,310.40 as USD 14.25."),
+        # "pendiente" of what is owed is no report status
+        ("verified", "Tu reporte fue verificado y ahora tu saldo pendiente es USD 32,48."),
+        ("verified", "Tu reporte fue verificado; el monto pendiente de tu factura es USD 32,48."),
+        ("verified", "Your report was verified; your pending balance is USD 32.48."),
         (
             "verified",
             (
@@ -210,6 +218,10 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Bs. 1.310,40 fueron verificados y acreditados.", "1.310,40"),
         ("verified", "Bs. 1.310,40, acreditados a tu cuenta.", "1.310,40"),
         ("verified", "Tu pago de Bs. 1.310,40 se acreditó como USD 14,52.", "1.310,40"),
+        ("verified", "Acreditamos tu pago de Bs. 1.310,40 como USD 14,52.", "1.310,40"),
+        ("verified", "Acreditamos tu pago de Bs. 1.310,40; tu saldo es USD 14,25.", "1.310,40"),
+        ("verified", "Acreditamos Bs. 1.310,40 a tu cuenta, tu saldo es USD 14,25.", "1.310,40"),
+        ("verified", "Tu reporte quedó pendiente y tu saldo pendiente es USD 32,48.", "pendiente"),
         # An id altered by one digit.
         ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),
         ("pending", "Your report PRP-0000000023 is pending.", "PRP-0000000023"),

@@ -145,24 +145,32 @@ NET_BALANCE = LabelledField(
 OWED = LabelledField(
     r"(?:debes|adeudas|(?:tienes|tendras|hay) que pagar|te toca pagar|pendientes? de pago"
     r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) (?:pagar|cancelar)"
-    r"|(?:te |le )?(?:quedan?|faltan?) (?:por )?pagar|saldo (?:pendiente|deudor)|deuda"
-    r"|tienes pendientes?|you (?:still )?owe|you (?:still )?(?:need|have) to pay"
-    r"|amount (?:you owe|to pay|due)|balance due|outstanding balance)",
+    r"|(?:te |le )?(?:quedan?|faltan?) (?:por )?pagar|(?:saldo|monto|importe) (?:pendiente|deudor)"
+    r"|deuda|tienes pendientes?|you (?:still )?owe|you (?:still )?(?:need|have) to pay"
+    r"|amount (?:you owe|to pay|due)|balance due|outstanding (?:balance|amount)"
+    r"|amount outstanding)",
     "",
     (),
     refuted_by=(*CREDIT.evidence, _INVOICE_PAID, _PAYMENT_AMOUNT, _REPORT_AMOUNT, _REPORTED),
     gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|un total de|un monto de"
     r"|en total|es|es de|de|us|still|now|only|is|of|a total of|in total))*",
     after_only=r"(?:es lo que|son lo que|is what|are what)\s+(?:debes|adeudas|you (?:still )?owe)\b"
-    r"|pendientes? de pago\b|(?:quedan? |faltan? )?por (?:pagar|cancelar)\b",
+    r"|(?:quedan? |faltan? )?por (?:pagar|cancelar)\b|sin pagar\b|adeudad[oa]s?\b"
+    r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b))"
+    r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b",
+    spared_before=r"(?:reporte|report|pago|payment|transferencia|transfer)\s+(?:de|por|of|for)",
 )
 """Its words are those of a debt: never the bare "saldo" (either side of the account) nor
 "por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
 a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
-debt of USD 7.52."""
+debt of USD 7.52. After the amount, "pendientes" is a debt unless something else is pending
+of it ("pendiente de verificación", "pendiente de aplicar"); and an amount a payment or a
+report is said to be of ("tu reporte de Bs. 1.234,56 pendiente") is that money, not a
+debt."""
 PAID = LabelledField(
     r"(?:pagaste|abonaste|transferiste|cancelaste|depositaste|(?:nos )?enviaste|you paid"
     r"|you sent|we received|you(?:'ve| have) paid|we(?:'ve| have) received|recibimos"
+    r"|we(?:'ve| have)? got|nos llego|registramos|confirmamos|se (?:recibio|registro)"
     r"|(?:hiciste|realizaste) un pago|tu pago fue|ultimo pago|(?:your|the) last payment"
     r"|monto pagado|total pagado|pago recibido|amount paid)",
     "",
@@ -180,13 +188,16 @@ PAID = LabelledField(
     cancelled_by=_NEGATED_OR_IF,
     after_only=r"(?:que|that|which)(?: (?:ya|you))?\s+(?:pagaste|abonaste|transferiste"
     r"|cancelaste|recibimos|you paid|you sent|we received)\b"
-    r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))",
+    r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))"
+    r"|(?:ya )?(?:fue|ha sido) (?:recibid|registrad|procesad)[oa]\b|se recibio\b"
+    r"|(?:was|were|has been|have been) (?:received|registered|processed)\b",
     spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much",
     spared_before=r"extra|adicionales?|excedentes?|sobrantes?",
     converted=True,
 )
 """Money that went from the subscriber: said in the past ("pagaste", "recibimos", "your last
-payment"), never "tu pago de" (also a payment to come), not after "si" / "if" ("si pagaste
+payment"; after the amount, "fue recibido", "was received"), never "tu pago de" alone (also a
+payment to come), not after "si" / "if" ("si pagaste
 USD 32,48, repórtalo" says nothing of what was paid), and not what was paid over ("pagaste
 USD 7,52 de más": the credit it left, which the credit field holds)."""
 FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID)

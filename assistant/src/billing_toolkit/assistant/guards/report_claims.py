@@ -65,7 +65,8 @@ _STATUS_WORDS: dict[str, re.Pattern[str]] = {
         r"\b(?:rechazad[oa]s?|rechazamos|denegad[oa]s?|rejected|declined|denied)\b"
     ),
     "pending_verification": re.compile(
-        r"\b(?:pendiente|en revision|por verificar|pending|under review|awaiting verification)\b"
+        r"\b(?:(?<!saldo )(?<!monto )(?<!importe )(?<!total )pendiente(?! de pago)|en revision"
+        r"|por verificar|pending(?! balance| amount)|under review|awaiting verification)\b"
     ),
 }
 _REASON_WORDS: dict[str, re.Pattern[str]] = {
@@ -173,6 +174,12 @@ _CREDITED = re.compile(
     r"abonamos|credited)\b"
 )
 _CREDIT_REACH = 30
+_CLAUSE_END = re.compile(r";|\b(?:y|e|and|but|pero)\b")
+"""Between a credit word and an amount after it that is then not the one credited ("acreditamos
+tu pago de Bs. 1.310,40; tu saldo es USD 14,25")."""
+_AS_REACH = 16
+"""How close after the amount nearest a credit word the credit may stand as what it became
+(" como ", ": ", ", que son "): farther, it is another phrase's amount."""
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
 "USD 14.25 credited")."""
 _CLAUSE_BREAK = re.compile(
@@ -188,7 +195,9 @@ participle ("Bs. 1.234,56 fueron verificados y acreditados", "Bs. 1.234,56, acre
 def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
     """Every amount said to be credited, the nearest to a credit word, that is not what the
     reports spoken of were credited: the reported `Bs. 1.310,40` is not the `USD 14.25` a
-    verified report credited. The unit must be written and be the credited one's."""
+    verified report credited. The unit must be written and be the credited one's. The claim
+    holds when an amount after the credit word is the credit: what the nearest became ("como
+    USD 14,25"), or one within reach after the word."""
     folded = fold(sentence)
     amounts = find_amounts(sentence)
     failed = []
@@ -205,8 +214,16 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
         if not near:
             continue
         said = min(near, key=lambda a: min(abs(a.start - match.end()), abs(match.start() - a.end)))
-        if not _credited_as(sentence, said, spoken) and not any(
-            _credited_as(sentence, a, spoken) for a in near if a.start >= match.end()
+        became = [
+            a
+            for a in amounts
+            if a.start >= match.end()
+            and 0 <= a.start - said.end <= _AS_REACH
+            and not _CLAUSE_END.search(folded[match.end() : a.start])
+        ]  # "acreditamos tu pago de Bs. 1.234,56 como USD 20,00": what it became, farther
+        if not any(
+            _credited_as(sentence, a, spoken)
+            for a in (said, *(a for a in near if a.start >= match.end()), *became)
         ):  # "tu pago de Bs. 1.234,56 se acreditó como USD 20,00": what follows is the credit
             failed.append(said.token)
     return failed
