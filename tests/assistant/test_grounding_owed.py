@@ -85,6 +85,9 @@ PLAN = (
         ("USD 7.52 remains unpaid.", (SOME_CREDIT,)),
         ("Your outstanding amount is USD 7.52.", (SOME_CREDIT,)),
         ("USD 7.52 is due on November 20.", (SOME_CREDIT,)),
+        ("Te queda una transferencia de USD 7,52 por pagar.", (SOME_CREDIT,)),
+        ("Tienes un pago de USD 7,52 pendiente.", (SOME_CREDIT,)),
+        ("Tu deuda pendiente es de USD 7,52.", (SOME_CREDIT,)),
     ],
 )
 def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
@@ -127,6 +130,14 @@ def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
         ("Tu pago de USD 40,00 pendiente de aplicar ya se aplicó.", (SOME_CREDIT, PAYMENT)),
         ("Tienes USD 7,52 a favor pendientes de usar.", (SOME_CREDIT,)),
         ("A credit of USD 7.52 is due to your overpayment.", (SOME_CREDIT,)),
+        ("Tienes USD 7,52 pendientes a tu favor.", (SOME_CREDIT,)),
+        ("Tienes un crédito de USD 7,52 pendiente.", (SOME_CREDIT,)),
+        ("You have USD 7.52 outstanding credit on your account.", (SOME_CREDIT,)),
+        ("Hay un pago móvil de Bs. 1.234,56 pendiente en revisión.", (SOME_CREDIT, REPORT)),
+        (
+            "Tienes Bs. 1.234,56 pendientes hasta que verifiquemos tu reporte.",
+            (SOME_CREDIT, REPORT),
+        ),
     ],
 )
 def test_a_debt_or_a_credit_said_as_what_it_is_passes(

@@ -65,6 +65,13 @@ REPORT = (
         ("Registramos tu pago de USD 7,52.", (PAYMENT,)),
         ("Se recibió tu pago de USD 7,52.", (PAYMENT,)),
         ("Confirmamos tu pago de USD 45,10.", (PAYMENT, BALANCE)),
+        ("Tus USD 45,10 fueron recibidos.", (PAYMENT, BALANCE)),
+        ("Tu pago de USD 45,10 quedó registrado.", (PAYMENT, BALANCE)),
+        ("Pago de USD 7,52 recibido.", (PAYMENT,)),
+        ("Nos llegaron USD 45,10 por pago móvil.", (PAYMENT, BALANCE)),
+        ("Se registró un pago de USD 45,10.", (PAYMENT, BALANCE)),
+        ("We've got your transfer of USD 45.10.", (PAYMENT, BALANCE)),
+        ("Your payment of USD 45.10 was successfully received.", (PAYMENT, BALANCE)),
     ],
 )
 def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
@@ -105,6 +112,13 @@ def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str,
         ("Tu pago de USD 45,10 aún no fue recibido.", (PAYMENT, BALANCE)),
         ("Your payment of USD 45.10 has not been received yet.", (PAYMENT, BALANCE)),
         ("Registramos tu reporte; debes USD 45,10.", (PAYMENT, BALANCE)),
+        # what a receipt's words stand by is not always a payment
+        ("Registramos USD 7,52 como saldo a favor.", (PAYMENT, BALANCE)),
+        ("Te confirmamos USD 45,10 como total a pagar.", (PAYMENT, BALANCE)),
+        ("El excedente de USD 7,52 fue registrado como saldo a favor.", (PAYMENT,)),
+        ("Tu crédito de USD 7,52 ya fue registrado en tu cuenta.", (PAYMENT, BALANCE)),
+        ("Your credit of USD 7.52 has been processed.", (PAYMENT,)),
+        ("USD 7.52 was registered as credit on your account.", (PAYMENT,)),
     ],
 )
 def test_a_paid_figure_or_none_said_as_paid_passes(reply: str, evidence: tuple[str, ...]) -> None:

@@ -140,10 +140,15 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         ("verified", "Acreditamos tu pago de Bs. 1.310,40 como USD 14,25."),
         ("verified", "Se acreditó tu transferencia de Bs. 1.310,40: USD 14,25."),
         ("verified", "We credited your transfer of VES 1,310.40 as USD 14.25."),
+        ("verified", "Acreditamos tu pago de Bs. 1.310,40, equivalente a USD 14,25."),
+        ("verified", "We credited your payment of VES 1,310.40, converted to USD 14.25."),
         # "pendiente" of what is owed is no report status
         ("verified", "Tu reporte fue verificado y ahora tu saldo pendiente es USD 32,48."),
         ("verified", "Tu reporte fue verificado; el monto pendiente de tu factura es USD 32,48."),
         ("verified", "Your report was verified; your pending balance is USD 32.48."),
+        ("verified", "Tu reporte fue verificado. Tienes USD 32,48 pendiente."),
+        ("verified", "Tu reporte fue verificado; tu deuda pendiente es de USD 32,48."),
+        ("verified", "Your report was verified. You have a pending invoice of USD 32.48."),
         (
             "verified",
             (
@@ -221,6 +226,12 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Acreditamos tu pago de Bs. 1.310,40 como USD 14,52.", "1.310,40"),
         ("verified", "Acreditamos tu pago de Bs. 1.310,40; tu saldo es USD 14,25.", "1.310,40"),
         ("verified", "Acreditamos Bs. 1.310,40 a tu cuenta, tu saldo es USD 14,25.", "1.310,40"),
+        ("verified", "Se acreditaron Bs. 1.310,40 por tu pago de USD 14,25.", "1.310,40"),
+        (
+            "verified",
+            "Tu reporte por Bs. 1.310,40 es un monto pendiente de verificación.",
+            "pendiente",
+        ),
         ("verified", "Tu reporte quedó pendiente y tu saldo pendiente es USD 32,48.", "pendiente"),
         # An id altered by one digit.
         ("pending", "Tu reporte PRP-0000000034 por Bs. 1.310,40 está pendiente.", "PRP-0000000034"),

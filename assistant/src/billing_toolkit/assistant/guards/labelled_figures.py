@@ -152,25 +152,27 @@ OWED = LabelledField(
     "",
     (),
     refuted_by=(*CREDIT.evidence, _INVOICE_PAID, _PAYMENT_AMOUNT, _REPORT_AMOUNT, _REPORTED),
-    gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|un total de|un monto de"
+    gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|pendiente|un total de|un monto de"
     r"|en total|es|es de|de|us|still|now|only|is|of|a total of|in total))*",
     after_only=r"(?:es lo que|son lo que|is what|are what)\s+(?:debes|adeudas|you (?:still )?owe)\b"
     r"|(?:quedan? |faltan? )?por (?:pagar|cancelar)\b|sin pagar\b|adeudad[oa]s?\b"
     r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b))"
-    r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b",
-    spared_before=r"(?:reporte|report|pago|payment|transferencia|transfer)\s+(?:de|por|of|for)",
+    r"(?!\s+(?:a (?:tu )?favor|para|en revision|hasta)\b)"
+    r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b(?!\s+credit)",
+    spared_before=r"(?:reporte|report|credito|credit|reembolso|refund)\s+(?:de|por|of|for)",
 )
 """Its words are those of a debt: never the bare "saldo" (either side of the account) nor
 "por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
 a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
 debt of USD 7.52. After the amount, "pendientes" is a debt unless something else is pending
-of it ("pendiente de verificación", "pendiente de aplicar"); and an amount a payment or a
-report is said to be of ("tu reporte de Bs. 1.234,56 pendiente") is that money, not a
-debt."""
+of it ("pendiente de verificación", "pendientes a tu favor", "en revisión"); and an amount a
+report, a credit or a refund is said to be of ("tu reporte de Bs. 1.234,56 pendiente") is
+that money, not a debt."""
 PAID = LabelledField(
     r"(?:pagaste|abonaste|transferiste|cancelaste|depositaste|(?:nos )?enviaste|you paid"
     r"|you sent|we received|you(?:'ve| have) paid|we(?:'ve| have) received|recibimos"
-    r"|we(?:'ve| have)? got|nos llego|registramos|confirmamos|se (?:recibio|registro)"
+    r"|we(?:'ve| have)? got|nos llegaron|se recibio"
+    r"|(?:nos llego|registramos|confirmamos|se registro)(?= (?:tu|el|un|la) (?:pago|transferencia))"
     r"|(?:hiciste|realizaste) un pago|tu pago fue|ultimo pago|(?:your|the) last payment"
     r"|monto pagado|total pagado|pago recibido|amount paid)",
     "",
@@ -184,15 +186,19 @@ PAID = LabelledField(
     ),
     gap=r"(?:\s+(?:fue|fueron|was|de|por|of|for|un total de|en total|a total of|in total|el|the"
     r"|ayer|hoy|yesterday|today|tu pago de|tu pago por|el pago de|el pago por|pago de"
-    r"|your payment of|con (?:transferencia|tarjeta|pago movil)|by (?:transfer|card)))*",
+    r"|your payment of|your transfer of"
+    r"|(?:tu|el|un|la|una) (?:pago|transferencia)(?: movil)? (?:de|por)|con (?:transferencia|tarjeta|pago movil)|by (?:transfer|card)))*",
     cancelled_by=_NEGATED_OR_IF,
     after_only=r"(?:que|that|which)(?: (?:ya|you))?\s+(?:pagaste|abonaste|transferiste"
     r"|cancelaste|recibimos|you paid|you sent|we received)\b"
     r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))"
-    r"|(?:ya )?(?:fue|ha sido) (?:recibid|registrad|procesad)[oa]\b|se recibio\b"
-    r"|(?:was|were|has been|have been) (?:received|registered|processed)\b",
-    spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much",
-    spared_before=r"extra|adicionales?|excedentes?|sobrantes?",
+    r"|(?:ya )?(?:fue|ha sido|fueron|han sido) (?:recibid|registrad|procesad)[oa]s?\b"
+    r"|(?:ya )?se (?:recibio|registro)\b|quedo registrad[oa]\b|recibid[oa]s?\b"
+    r"|(?:was|were|has been|have been) (?:successfully )?(?:received|registered|processed)\b",
+    spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much"
+    r"|como (?:saldo a favor|credito)|as credit",
+    spared_before=r"extra|adicionales?|excedentes?|sobrantes?"
+    r"|(?:credito|excedente|reembolso|refund|credit)\s+(?:de|por|of|for)",
     converted=True,
 )
 """Money that went from the subscriber: said in the past ("pagaste", "recibimos", "your last

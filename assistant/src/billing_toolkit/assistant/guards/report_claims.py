@@ -65,8 +65,9 @@ _STATUS_WORDS: dict[str, re.Pattern[str]] = {
         r"\b(?:rechazad[oa]s?|rechazamos|denegad[oa]s?|rejected|declined|denied)\b"
     ),
     "pending_verification": re.compile(
-        r"\b(?:(?<!saldo )(?<!monto )(?<!importe )(?<!total )pendiente(?! de pago)|en revision"
-        r"|por verificar|pending(?! balance| amount)|under review|awaiting verification)\b"
+        r"\b(?:pendiente de verificacion|(?<!saldo )(?<!monto )(?<!importe )(?<!total )(?<!deuda )(?<!\d )pendiente(?! de pago)"
+        r"|en revision|por verificar|pending(?! balance| amount| invoice| charge)|under review"
+        r"|awaiting verification)\b"
     ),
 }
 _REASON_WORDS: dict[str, re.Pattern[str]] = {
@@ -174,12 +175,15 @@ _CREDITED = re.compile(
     r"abonamos|credited)\b"
 )
 _CREDIT_REACH = 30
-_CLAUSE_END = re.compile(r";|\b(?:y|e|and|but|pero)\b")
+_CLAUSE_END = re.compile(
+    r";|\b(?:y|e|and|but|pero)\b|\b(?:por|de|of|for)\s+(?:usd|ves|bs\.?|\$)?\s*$"
+)
 """Between a credit word and an amount after it that is then not the one credited ("acreditamos
-tu pago de Bs. 1.310,40; tu saldo es USD 14,25")."""
-_AS_REACH = 16
+tu pago de Bs. 1.310,40; tu saldo es USD 14,25"), or a preposition right before that amount
+("se acreditaron Bs. 1.310,40 por tu pago de USD 14,25": another phrase's amount)."""
+_AS_REACH = 20
 """How close after the amount nearest a credit word the credit may stand as what it became
-(" como ", ": ", ", que son "): farther, it is another phrase's amount."""
+(" como USD ", ", equivalente a USD "): farther, it is another phrase's amount."""
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
 "USD 14.25 credited")."""
 _CLAUSE_BREAK = re.compile(
