@@ -32,12 +32,17 @@ last. Each comparison (journal on vs off, limiter on vs off) prints the ratio
 of the median round's CPU per request and req/s, with the spread between rounds of each
 configuration, and says whether the difference exceeds that spread (the noise of this run).
 
+Each configuration runs in `--processes` uvicorn processes (default 2), each loaded for an
+equal slice of every round: two processes of the same server, same code, same seed, differed
+by up to 9 % round after round on this VM (where each lands in memory, and so in the caches),
+so one process per configuration let that luck decide a comparison of a few percent.
+
 With `--pin`, every server runs on the last core and the load generator on the first, so
 a server never shares its core with the load and CPU per request repeats to a few
 microseconds between runs (unpinned, the scheduler moves them and the figures drift by 10 %).
 
 Usage: .venv/bin/python benchmarks/simulator_throughput.py [--seconds 10] [--rounds 5]
-       [--connections 32] [--http h11|httptools] [--load wrk|python] [--skip-openapi-core]
+       [--processes 2] [--connections 32] [--http h11|httptools] [--load wrk|python] [--skip-openapi-core]
        [--pin]
 Target (issue 3): simulator >= 50 % of bare throughput, p99 < 25 ms at 32 connections.
 """
@@ -352,24 +357,50 @@ def run_load(server: Server, path: str, seconds: float, args: argparse.Namespace
     return python_load(server.port, path, server.headers, args.connections, seconds)
 
 
-def measure(servers: list[Server], path: str, args: argparse.Namespace) -> list[Result]:
-    """Warm every server, then load them in turn, round after round: on a shared machine
-    the background load drifts, and alternating gives every server the same share of it."""
-    results = [Result(server.name) for server in servers]
-    for server in servers:
+def measure(
+    configurations: list[list[Server]], path: str, args: argparse.Namespace
+) -> list[Result]:
+    """Warm every server, then load the configurations in turn, round after round: on a
+    shared machine the background load drifts, and alternating gives every configuration
+    the same share of it. Within a round each process of a configuration takes an equal
+    slice of its time, and the slices make that configuration's round."""
+    results = [Result(servers[0].name) for servers in configurations]
+    for server in (server for servers in configurations for server in servers):
         _wait_ready(server.port, server.process)
         warm = run_load(server, path, args.warmup, args)
         if warm.errors or not warm.requests:
             raise SystemExit(f"{server.name}: {warm.errors} errors of {warm.requests} warming up")
-    pairs = list(zip(servers, results, strict=True))
+    pairs = list(zip(configurations, results, strict=True))
     for round_ in range(args.rounds):
-        turn = round_ % len(pairs)  # every server in every place of the order alike
-        for server, result in pairs[turn:] + pairs[:turn]:
-            cpu = _process_cpu(server.process.pid)
-            load = run_load(server, path, args.seconds / args.rounds, args)
-            load.server_cpu_s = _process_cpu(server.process.pid) - cpu
-            result.rounds.append(load)
+        turn = round_ % len(pairs)  # every configuration in every place of the order alike
+        for servers, result in pairs[turn:] + pairs[:turn]:
+            slices = []
+            for server in servers:
+                cpu = _process_cpu(server.process.pid)
+                load = run_load(server, path, args.seconds / args.rounds / len(servers), args)
+                load.server_cpu_s = _process_cpu(server.process.pid) - cpu
+                slices.append(load)
+            result.rounds.append(_joined(slices))
     return results
+
+
+def _joined(slices: list[Load]) -> Load:
+    """One round of a configuration from its processes' slices: the totals summed, the
+    percentiles weighted by requests."""
+    requests = sum(load.requests for load in slices)
+
+    def weighted(of: Any) -> float:
+        return sum(of(load) * load.requests for load in slices) / max(1, requests)
+
+    return Load(
+        requests=requests,
+        errors=sum(load.errors for load in slices),
+        seconds=sum(load.seconds for load in slices),
+        p50_ms=weighted(lambda load: load.p50_ms),
+        p99_ms=weighted(lambda load: load.p99_ms),
+        generator_cpu_s=sum(load.generator_cpu_s for load in slices),
+        server_cpu_s=sum(load.server_cpu_s for load in slices),
+    )
 
 
 def _spread(values: list[float]) -> tuple[float, float, float]:
@@ -429,6 +460,13 @@ def main() -> None:
         help="alternating rounds per server (rounded up to a multiple of the servers)",
     )
     parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=2,
+        help="uvicorn processes per server, each loaded for an equal slice of every round"
+        " (one process's memory layout alone moved its figures by up to 9 %%)",
+    )
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--skip-openapi-core", action="store_true")
     parser.add_argument(
@@ -461,6 +499,8 @@ def main() -> None:
         return
     if args.rounds < 2:
         parser.error("--rounds: at least 2 (the spread between rounds is the noise reported)")
+    if args.processes < 1:
+        parser.error("--processes: at least 1")
     if args.load == "wrk" and shutil.which("wrk") is None:
         parser.error("--load wrk: wrk is not on PATH (apt-get install wrk, or use --load python)")
 
@@ -479,22 +519,23 @@ def main() -> None:
     account = tenant["samples"]["open_invoice"]["account_number"]
     auth = {"Authorization": f"Bearer {tenant['api_key']}"}
     path = f"/v1/customers/{account}/balance"
-    servers = [
-        start_server(
-            "bare starlette", "bare", auth, args.http, server_core
-        ),  # the same request bytes
-        start_server("simulator (compiled)", "compiled", auth, args.http, server_core),
-        start_server("simulator, journal off", "no-journal", auth, args.http, server_core),
-        start_server("simulator + rate limiter", "limited", auth, args.http, server_core),
-        start_server("journal off, log warning", "quiet", auth, args.http, server_core),
+    kinds = [
+        ("bare starlette", "bare"),  # the same request bytes
+        ("simulator (compiled)", "compiled"),
+        ("simulator, journal off", "no-journal"),
+        ("simulator + rate limiter", "limited"),
+        ("journal off, log warning", "quiet"),
     ]
     if not args.skip_openapi_core:
-        servers.append(
-            start_server("simulator (openapi-core)", "openapi-core", auth, args.http, server_core)
-        )
-    args.rounds = -(-args.rounds // len(servers)) * len(servers)
+        kinds.append(("simulator (openapi-core)", "openapi-core"))
+    configurations = [
+        [start_server(name, kind, auth, args.http, server_core) for _ in range(args.processes)]
+        for name, kind in kinds
+    ]
+    servers = [server for processes in configurations for server in processes]
+    args.rounds = -(-args.rounds // len(configurations)) * len(configurations)
     try:
-        results = measure(servers, path, args)
+        results = measure(configurations, path, args)
     finally:
         for server in servers:
             server.process.terminate()
@@ -503,8 +544,8 @@ def main() -> None:
     base, sim, unjournaled, limited, quiet = results[:5]
     print(
         f"\n{args.connections} connections, {args.seconds:g} s per server in {args.rounds} alternating"
-        f" rounds after {args.warmup:g} s warm-up, loopback, one uvicorn process per server"
-        f" ({args.http}), load: {args.load}\n"
+        f" rounds after {args.warmup:g} s warm-up, loopback, {args.processes} uvicorn"
+        f" process(es) per server ({args.http}), load: {args.load}\n"
     )
     print(
         f"{'server':<26}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'vs bare':>9}"
