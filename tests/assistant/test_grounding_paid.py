@@ -72,6 +72,7 @@ REPORT = (
         ("Se registró un pago de USD 45,10.", (PAYMENT, BALANCE)),
         ("We've got your transfer of USD 45.10.", (PAYMENT, BALANCE)),
         ("Your payment of USD 45.10 was successfully received.", (PAYMENT, BALANCE)),
+        ("Your USD 45.10 payment was received.", (PAYMENT, BALANCE)),
     ],
 )
 def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
@@ -107,6 +108,7 @@ def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str,
         ("Your payment of USD 40.00 was received on November 5.", (PAYMENT,)),
         ("Tu pago de USD 40,00 fue recibido y USD 7,52 quedaron a favor.", (PAYMENT,)),
         ("We got your payment of USD 40.00.", (PAYMENT,)),
+        ("Your USD 40.00 transfer was received on November 5.", (PAYMENT,)),
         ("Nos llegó tu pago de USD 40,00 y se aplicaron USD 32,48.", (PAYMENT,)),
         ("Cuando tu pago de USD 45,10 sea recibido, lo verás aquí.", (PAYMENT, BALANCE)),
         ("Tu pago de USD 45,10 aún no fue recibido.", (PAYMENT, BALANCE)),

@@ -194,7 +194,8 @@ PAID = LabelledField(
     r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))"
     r"|(?:ya )?(?:fue|ha sido|fueron|han sido) (?:recibid|registrad|procesad)[oa]s?\b"
     r"|(?:ya )?se (?:recibio|registro)\b|quedo registrad[oa]\b|recibid[oa]s?\b"
-    r"|(?:was|were|has been|have been) (?:successfully )?(?:received|registered|processed)\b",
+    r"|(?:(?:payment|transfer) )?(?:was|were|has been|have been) (?:successfully )?"
+    r"(?:received|registered|processed)\b",
     spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much"
     r"|como (?:saldo a favor|credito)|as credit",
     spared_before=r"extra|adicionales?|excedentes?|sobrantes?"
