@@ -88,6 +88,8 @@ PLAN = (
         ("Te queda una transferencia de USD 7,52 por pagar.", (SOME_CREDIT,)),
         ("Tienes un pago de USD 7,52 pendiente.", (SOME_CREDIT,)),
         ("Tu deuda pendiente es de USD 7,52.", (SOME_CREDIT,)),
+        ("Tienes saldo a favor y USD 7,52 pendientes.", (MIXED,)),  # the credit, as a debt
+        ("Debes devolvernos nada: debes USD 7,52.", (SOME_CREDIT,)),
     ],
 )
 def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
@@ -138,6 +140,13 @@ def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
             "Tienes Bs. 1.234,56 pendientes hasta que verifiquemos tu reporte.",
             (SOME_CREDIT, REPORT),
         ),
+        # money we give back is no debt of the subscriber's
+        ("Te devolveremos los USD 7,52 pendientes.", (SOME_CREDIT,)),
+        ("Te reembolsaremos los USD 7,52 pendientes.", (SOME_CREDIT,)),
+        ("We will refund the USD 7.52 outstanding.", (SOME_CREDIT,)),
+        # a credit and a debt joined by "y": the debt's amount is not the credit's
+        ("Tienes USD 7,52 a favor y USD 45,10 pendientes.", (MIXED,)),
+        ("You have USD 7.52 in credit and USD 45.10 outstanding.", (MIXED,)),
     ],
 )
 def test_a_debt_or_a_credit_said_as_what_it_is_passes(

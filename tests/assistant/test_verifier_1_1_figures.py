@@ -156,6 +156,25 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
                 "PAY-0000000123."
             ),
         ),
+        # what the reported bolívares became, said after them
+        ("verified", "Acreditamos tu pago de Bs. 1.310,40, que equivalen a USD 14,25."),
+        (
+            "verified",
+            "Tu pago de Bs. 1.310,40 se acreditó a la tasa de Bs. 91,9581 por dólar: USD 14,25.",
+        ),
+        ("verified", "Acreditamos Bs. 1.310,40 como USD 14,25."),
+        ("verified", "Se acreditaron USD 14,25 por tu pago de Bs. 1.310,40."),
+        ("verified", "We credited VES 1,310.40, converted into USD 14.25."),
+        # "pendiente" of an invoice while the report is verified
+        ("verified", "Tu factura de USD 32,48 sigue pendiente."),
+        ("verified", "Your invoice of USD 32.48 is still pending."),
+        ("verified", "Tu reporte fue verificado y tu factura de USD 32,48 sigue pendiente."),
+        # still pending, said as a wait or a condition
+        ("pending", "Tu reporte sigue en espera hasta que lo verifiquemos."),
+        ("pending", "Your report will stay on hold until we verify it."),
+        ("pending", "Tu pago de Bs. 1.310,40 está en proceso de verificación."),
+        ("pending", "Your payment of VES 1,310.40 is still being verified."),
+        ("pending", "Tu reporte aún no ha sido acreditado."),
         ("rejected", "Tu reporte PRP-0000000033 fue rechazado: no encontramos la referencia."),
         ("rejected", "Your report PRP-0000000033 was rejected: reference 0045127 was not found."),
     ],
@@ -227,6 +246,11 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Acreditamos tu pago de Bs. 1.310,40; tu saldo es USD 14,25.", "1.310,40"),
         ("verified", "Acreditamos Bs. 1.310,40 a tu cuenta, tu saldo es USD 14,25.", "1.310,40"),
         ("verified", "Se acreditaron Bs. 1.310,40 por tu pago de USD 14,25.", "1.310,40"),
+        # the reported bolívares said as credited, the credit then in another phrase
+        ("verified", "Acreditamos Bs. 1.310,40, quedan USD 14,25 a favor.", "1.310,40"),
+        ("verified", "Bs. 1.310,40 acreditados, USD 14,25 de saldo a favor.", "1.310,40"),
+        ("verified", "We credited VES 1,310.40, leaving USD 14.25 in credit.", "1,310.40"),
+        ("verified", "VES 1,310.40 credited, USD 14.25 left as credit.", "1,310.40"),
         (
             "verified",
             "Tu reporte por Bs. 1.310,40 es un monto pendiente de verificación.",
@@ -247,6 +271,23 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Your report PRP-0000000033 was rejected.", "rejected"),
         ("rejected", "Tu reporte PRP-0000000033 fue verificado.", "verificado"),
         ("rejected", "Your payment report is still pending.", "pending"),
+        # pending said as a wait, a process, a "not yet" or a condition
+        (
+            "verified",
+            "The VES 1,310.40 you reported is a pending amount until we verify it.",
+            "until",
+        ),
+        ("verified", "Tu reporte sigue en espera hasta que lo verifiquemos.", "en espera"),
+        ("verified", "Your report will stay on hold until we verify it.", "on hold"),
+        ("verified", "Tu pago de Bs. 1.310,40 está en proceso de verificación.", "en proceso"),
+        ("verified", "Your payment of VES 1,310.40 is still being verified.", "being verified"),
+        ("verified", "Tu reporte aún está siendo revisado.", "siendo revisado"),
+        ("verified", "Tu reporte todavía no ha sido acreditado.", "todavia no"),
+        ("verified", "Your report has not yet been approved.", "not yet"),
+        ("rejected", "Your report is being reviewed.", "being reviewed"),
+        ("rejected", "Tu reporte sigue en revisión.", "en revision"),
+        ("pending", "Listo, ya quedó aplicado tu pago de Bs. 1.310,40.", "aplicado"),
+        ("pending", "Your payment of VES 1,310.40 was applied.", "applied"),
         # The rejection reason swapped.
         ("rejected", "Fue rechazado porque el monto no coincide.", "monto no coincide"),
         ("rejected", "It was rejected: the amount does not match.", "amount does not match"),

@@ -74,8 +74,10 @@ class LabelledField:
     refuted_by: tuple[re.Pattern[str], ...] = ()
     """For a field too wide to list (what is owed): the figures that contradict it; an
     amount said of the field is wrong when the evidence gives it only as one of these."""
-    gap: str = r"(?:\s+[^\s,;:.]+){0,4}?"
-    """What may stand between the field's words and the amount after them."""
+    gap: str = r"(?:\s+(?!(?:y|e|o|u|and|or|but|pero)\b)[^\s,;:.]+){0,4}?"
+    """What may stand between the field's words and the amount after them: by default up to
+    four words, none of them a conjunction ("tienes USD 7,52 a favor y USD 45,10 pendientes":
+    the second amount is another phrase's)."""
     cancelled_by: re.Pattern[str] = _NEGATED
     """Words just before the field's words that say nothing of the amount ("no tienes
     saldo a favor de…")."""
@@ -159,15 +161,16 @@ OWED = LabelledField(
     r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b))"
     r"(?!\s+(?:a (?:tu )?favor|para|en revision|hasta)\b)"
     r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b(?!\s+credit)",
-    spared_before=r"(?:reporte|report|credito|credit|reembolso|refund)\s+(?:de|por|of|for)",
+    spared_before=r"(?:reporte|report|credito|credit|reembolso|refund)\s+(?:de|por|of|for)"
+    r"|(?:devolv|reembols|reintegr|refund|return)\w*(?:\s+(?:los|las|el|la|tus|the|your))?",
 )
 """Its words are those of a debt: never the bare "saldo" (either side of the account) nor
 "por pagar" ("gracias por pagar USD 32,48"), and between them and the amount only words of
 a debt ("debes pagar un total de"), so "debes saber que tienes USD 7,52 a favor" is no
 debt of USD 7.52. After the amount, "pendientes" is a debt unless something else is pending
 of it ("pendiente de verificación", "pendientes a tu favor", "en revisión"); and an amount a
-report, a credit or a refund is said to be of ("tu reporte de Bs. 1.234,56 pendiente") is
-that money, not a debt."""
+report, a credit or a refund is said to be of ("tu reporte de Bs. 1.234,56 pendiente"), or
+money we give back ("te devolveremos los USD 7,52 pendientes"), is that money, not a debt."""
 PAID = LabelledField(
     r"(?:pagaste|abonaste|transferiste|cancelaste|depositaste|(?:nos )?enviaste|you paid"
     r"|you sent|we received|you(?:'ve| have) paid|we(?:'ve| have) received|recibimos"

@@ -10,11 +10,18 @@ wrong amount. So:
    saldo", "verified", "credited", "new balance"…; rejected; pending) is backed only when
    every report its sentence speaks of has that status in the evidence. A sentence speaks of
    the reports it names (`PRP-…`), else of the one whose payment it names, else of every
-   report of the evidence; a sentence naming another payment speaks of none. A claim just
-   after a negation ("aún no ha sido verificado", "not yet verified") is no claim;
+   report of the evidence; a sentence naming another payment speaks of none. A verified
+   claim just after a negation or a condition ("no ha sido verificado", "once it is
+   verified") is no claim; a "not yet", a wait, a process or an "until we verify it" is a
+   pending claim ("aún no ha sido acreditado", "en espera", "being verified"), which only a
+   negation takes back, and "pendiente" said of an invoice or a debt in a clause that names
+   no report or payment ("tu factura de USD 32,48 sigue pendiente") is none;
 2. a rejection reason in words is backed only when those reports were rejected for it, and
    an amount said to be credited ("se acreditaron USD 14,25") only by what they were
-   credited, in its currency (the reported amount is not the credited one);
+   credited, in its currency (the reported amount is not the credited one) — or by the
+   credit it is said to have become right after it ("como USD 14,25", ", que equivalen a
+   USD 14,25"); any other amount after it ("Acreditamos Bs. 1.310,40, quedan USD 14,25 a
+   favor") is another phrase's, and the bolívares stay the claim;
 3. a publication ("publicada el 6 de noviembre", "published today") is backed only by a
    rate of the evidence published for that day: "hoy"/"today" is the rate's own day, which a
    carried-over rate was not published for; and a rate's figure (4 to 8 decimals) only in
@@ -56,18 +63,30 @@ REPORT_ID = re.compile(r"\bPRP-\d+\b", re.IGNORECASE)
 _PAYMENT_ID = re.compile(r"\bPAY-\d+\b", re.IGNORECASE)
 
 _STATUS_WORDS: dict[str, re.Pattern[str]] = {
-    "verified": re.compile(
-        r"\b(?:verificad[oa]s?|aprobad[oa]s?|acreditad[oa]s?|se acredit(?:o|aron)|acreditamos|"
+    "verified": re.compile(  # "being verified", "siendo verificado": a pending claim
+        r"\b(?<!being )(?<!siendo )(?:verificad[oa]s?|aprobad[oa]s?|acreditad[oa]s?|se acredit(?:o|aron)|acreditamos|"
         r"abonad[oa]s?|se abon(?:o|aron)|abonamos|confirmad[oa]s?|nuevo saldo|saldo actualizado|"
+        r"(?:quedo|fue|ha sido|quedaron|fueron|han sido) aplicad[oa]s?|se aplic(?:o|aron)|"
+        r"aplicamos|(?:was|were|has been|have been) applied|"
         r"verified|approved|credited|confirmed|new balance|updated balance)\b"
     ),
     "rejected": re.compile(
         r"\b(?:rechazad[oa]s?|rechazamos|denegad[oa]s?|rejected|declined|denied)\b"
     ),
     "pending_verification": re.compile(
-        r"\b(?:pendiente de verificacion|(?<!saldo )(?<!monto )(?<!importe )(?<!total )(?<!deuda )(?<!\d )pendiente(?! de pago)"
+        r"\b(?:pendiente de verificacion|(?<!saldo )(?<!monto )(?<!importe )(?<!total )"
+        r"(?<!deuda )(?<!\d )pendiente(?! de pago)"
         r"|en revision|por verificar|pending(?! balance| amount| invoice| charge)|under review"
-        r"|awaiting verification)\b"
+        r"|awaiting verification|en espera|on hold|en proceso(?: de (?:verificacion|revision))?"
+        r"|siendo (?:verificad|revisad|procesad)[oa]s?|being (?:verified|reviewed|processed|checked)"
+        r"|(?:aun no|todavia no|sigue sin|aun sin|todavia sin|not yet|yet to be|still not"
+        r"|still (?:hasn't|has not|haven't|have not)(?: been)?)(?: \w+){0,2}?"
+        r" (?:verificad|revisad|acreditad|confirmad|aprobad)[oa]s?"
+        r"|(?:not yet|yet to be|still not|still (?:hasn't|has not|haven't|have not)(?: been)?)"
+        r"(?: \w+){0,2}? (?:verified|reviewed|credited|confirmed|approved)"
+        r"|hasta (?:que )?(?:lo |la )?(?:verifiquemos|confirmemos|revisemos|se verifique|sea verificad[oa]"
+        r"|verificarlo|verificarla)|until (?:we (?:verify|confirm|review)|it is verified|it's verified"
+        r"|verified))\b"
     ),
 }
 _REASON_WORDS: dict[str, re.Pattern[str]] = {
@@ -148,13 +167,37 @@ def _spoken_of(sentence: str, reports: Sequence[_Report]) -> list[_Report]:
     return list(reports)
 
 
+_NOT = re.compile(r"\b(?:no|not|never|nunca|ya no|no longer)\b(?:\s+\w+){0,3}\s*\Z")
+"""Only a negation takes back a pending claim: a condition or a future ("will stay on hold
+until we verify it", "seguirá en revisión") still says the report is not verified."""
+_DEBT_NOUNS = re.compile(
+    r"\b(?:factura|recibo|deuda|cuota|cargo|invoice|bill|debt|charge|installment)s?\b"
+)
+_REPORT_NOUNS = re.compile(
+    r"\b(?:reporte|report|pago|payment|transferencia|transfer|deposito|deposit|abono)s?\b"
+)
+_CLAUSE_START = re.compile(r".*(?:[;:]|,(?!\d)|\b(?:y|e|and|but|pero)\b)", re.DOTALL)
+"""Up to the last clause break before a claim (a decimal comma breaks nothing)."""
+
+
+def _pending_of_a_debt(folded: str, start: int) -> bool:
+    """Whether "pendiente"/"pending" at `start` is said of an invoice or a debt ("tu factura de
+    USD 32,48 sigue pendiente"): its clause names one and no report or payment."""
+    opened = _CLAUSE_START.match(folded, 0, start)
+    clause = folded[opened.end() if opened else 0 : start]
+    return bool(_DEBT_NOUNS.search(clause)) and not _REPORT_NOUNS.search(clause)
+
+
 def _claims(folded: str, words: dict[str, re.Pattern[str]]) -> list[tuple[str, str]]:
-    """(what is claimed, its wording) of every claim not just after a negation."""
+    """(what is claimed, its wording) of every claim not just after a negation (a pending
+    claim: a negation only), and no pending claim said of an invoice or a debt."""
     return [
         (claim, match[0])
         for claim, pattern in words.items()
         for match in pattern.finditer(folded)
-        if _NEGATED.search(folded, 0, match.start()) is None
+        if (_NOT if claim == "pending_verification" else _NEGATED).search(folded, 0, match.start())
+        is None
+        and not (claim == "pending_verification" and _pending_of_a_debt(folded, match.start()))
     ]
 
 
@@ -175,17 +218,19 @@ _CREDITED = re.compile(
     r"abonamos|credited)\b"
 )
 _CREDIT_REACH = 30
-_CLAUSE_END = re.compile(
-    r";|\b(?:y|e|and|but|pero)\b|\b(?:por|de|of|for)\s+(?:usd|ves|bs\.?|\$)?\s*$"
-)
-"""Between a credit word and an amount after it that is then not the one credited ("acreditamos
-tu pago de Bs. 1.310,40; tu saldo es USD 14,25"), or a preposition right before that amount
-("se acreditaron Bs. 1.310,40 por tu pago de USD 14,25": another phrase's amount)."""
-_AS_REACH = 20
-"""How close after the amount nearest a credit word the credit may stand as what it became
-(" como USD ", ", equivalente a USD "): farther, it is another phrase's amount."""
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
 "USD 14.25 credited")."""
+_BECAME = re.compile(
+    r"\s*(?::|,?\s*(?:como|as|into|en|a|to"
+    r"|(?:que |lo que |which |that )?(?:equivalen?|equivalentes?|equivalent|equals?|son|is|are)"
+    r"(?: a| to)?|convertid[oa]s?(?: a| en)?|converted(?: to| into)?|es decir|o sea|that is"
+    r"|a la tasa (?:de|del)\b[^;]*?:|at the rate of\b[^;]*?:))\s*(?:usd|ves|bs\.?|\$|us\$)?\s*"
+)
+"""All that may stand between the amount a credit word is said of (or the word itself, after
+that amount) and the credit it became: "acreditamos tu pago de Bs. 1.310,40 como USD 14,25",
+", que equivalen a USD 14,25", ": USD 14,25", "a la tasa de … por dólar: USD 14,25". Anything
+else — "Acreditamos Bs. 1.310,40, quedan USD 14,25 a favor", ", leaving USD 14.25" — is another
+phrase's amount, and the one said to be credited is the first."""
 _CLAUSE_BREAK = re.compile(
     r"[;:]|,(?!\s*(?:(?:ya|fue|fueron|was|were)\s+)?(?:acreditad|abonad|credited))"
     r"|\b(?:y|e|and|but|pero)\b(?!\s+(?:(?:ya|fue|fueron|was|were)\s+)?(?:acreditad|abonad|credited))"
@@ -200,8 +245,8 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
     """Every amount said to be credited, the nearest to a credit word, that is not what the
     reports spoken of were credited: the reported `Bs. 1.310,40` is not the `USD 14.25` a
     verified report credited. The unit must be written and be the credited one's. The claim
-    holds when an amount after the credit word is the credit: what the nearest became ("como
-    USD 14,25"), or one within reach after the word."""
+    holds when what follows that amount (or the word, when the amount stands before it) is
+    the credit it became (`_BECAME`: "como USD 14,25")."""
     folded = fold(sentence)
     amounts = find_amounts(sentence)
     failed = []
@@ -218,17 +263,13 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
         if not near:
             continue
         said = min(near, key=lambda a: min(abs(a.start - match.end()), abs(match.start() - a.end)))
-        became = [
-            a
-            for a in amounts
-            if a.start >= match.end()
-            and 0 <= a.start - said.end <= _AS_REACH
-            and not _CLAUSE_END.search(folded[match.end() : a.start])
-        ]  # "acreditamos tu pago de Bs. 1.234,56 como USD 20,00": what it became, farther
-        if not any(
-            _credited_as(sentence, a, spoken)
-            for a in (said, *(a for a in near if a.start >= match.end()), *became)
-        ):  # "tu pago de Bs. 1.234,56 se acreditó como USD 20,00": what follows is the credit
+        since = max(said.end, match.end())
+        became = next((a for a in amounts if a.start >= since), None)
+        if not _credited_as(sentence, said, spoken) and not (
+            became is not None
+            and _BECAME.fullmatch(folded, since, became.start)
+            and _credited_as(sentence, became, spoken)
+        ):
             failed.append(said.token)
     return failed
 
