@@ -176,6 +176,33 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         ("pending", "Your payment of VES 1,310.40 is still being verified."),
         ("pending", "Tu reporte aún no ha sido acreditado."),
         ("rejected", "Tu reporte PRP-0000000033 fue rechazado: no encontramos la referencia."),
+        # a negation ("n't", "nothing", "ni") takes the claim back; a pending claim stays
+        (
+            "pending",
+            "Your report PRP-0000000033 is still under review; nothing is credited until "
+            "it's verified.",
+        ),
+        (
+            "pending",
+            "Your payment of VES 1,310.40 is being processed; once it's verified, it will be "
+            "applied to your account.",
+        ),
+        ("pending", "Your report hasn't been rejected; it's just pending verification."),
+        (
+            "pending",
+            "Tu pago de Bs. 1.310,40 todavía no está acreditado; tu deuda sigue en USD 32,48.",
+        ),
+        ("verified", "Tu reporte no está pendiente ni fue rechazado: quedó verificado."),
+        ("rejected", "Tu reporte fue rechazado, así que no se acreditó nada; debes USD 32,48."),
+        ("rejected", "Your report was rejected, so nothing was credited; you still owe USD 32.48."),
+        ("rejected", "Tu pago móvil de Bs. 1.310,40 no fue acreditado: el reporte fue rechazado."),
+        # the reason in other words
+        (
+            "rejected",
+            "Tu reporte fue rechazado porque la referencia 0045127 no aparece en el banco.",
+        ),
+        ("rejected", "Your report was declined: reference 0045127 doesn't appear in the bank."),
+        ("rate", "La tasa de hoy es la misma que se publicó el 6 de noviembre de 2026."),
         ("rejected", "Your report PRP-0000000033 was rejected: reference 0045127 was not found."),
     ],
 )
@@ -221,6 +248,11 @@ def test_a_wrong_currency_or_conversion_is_stopped(evidence: str, reply: str, wr
         "La tasa fue publicada el 7 de noviembre de 2026: Bs. 91,9581 por dólar.",
         "The rate was published on November 7, 2026: VES 91.9581 per dollar.",
         "Se publicó el sábado 7 de noviembre de 2026 a Bs. 91,9581 por dólar.",
+        # published said as updated, out, or moved, today
+        "Hoy el BCV actualizó la tasa a Bs. 91,9581 por dólar.",
+        "This rate came out today: VES 91.9581 per dollar.",
+        "La tasa de hoy subió respecto a la de ayer: ahora es Bs. 91,9581 por dólar.",
+        "The rate was updated today: VES 91.9581 per dollar.",
     ],
 )
 def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply: str) -> None:
@@ -286,7 +318,7 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Your report has not yet been approved.", "not yet"),
         ("rejected", "Your report is being reviewed.", "being reviewed"),
         ("rejected", "Tu reporte sigue en revisión.", "en revision"),
-        ("pending", "Listo, ya quedó aplicado tu pago de Bs. 1.310,40.", "aplicado"),
+        ("pending", "Listo, ya quedó aplicado tu pago de Bs. 1.310,40.", "quedo"),
         ("pending", "Your payment of VES 1,310.40 was applied.", "applied"),
         # The rejection reason swapped.
         ("rejected", "Fue rechazado porque el monto no coincide.", "monto no coincide"),
@@ -298,6 +330,45 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
 )
 def test_a_report_misstated_is_stopped(evidence: str, reply: str, wrong: str) -> None:
     assert any(wrong in token for token in stopped(reply, evidence)), stopped(reply, evidence)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "reply"),
+    [
+        # verified said as "it went through", "validated", "posted", "successful"
+        ("pending", "Your payment went through, thanks!"),
+        ("pending", "Your payment of VES 1,310.40 has been processed successfully."),
+        ("pending", "Ya validamos tu pago móvil de Bs. 1.310,40."),
+        ("pending", "Tu pago fue aceptado y ya se refleja en tu cuenta."),
+        ("pending", "Tu pago ya está conciliado."),
+        ("pending", "Your payment has been posted to your account."),
+        ("pending", "Tu pago fue exitoso."),
+        ("rejected", "Your payment was successful."),
+        # rejected said as "not approved", "cancelled", "didn't go through"
+        (
+            "pending",
+            "Lamentablemente tu reporte no fue aprobado porque no encontramos la referencia.",
+        ),
+        ("pending", "Tu reporte quedó anulado."),
+        ("verified", "Your payment didn't go through."),
+        # pending said as a future verification, a check under way, a "not yet"
+        ("verified", "Te avisaremos cuando tu pago sea verificado."),
+        ("verified", "We'll let you know once your payment is verified."),
+        ("verified", "Estamos verificando tu pago con el banco."),
+        ("verified", "Tu pago aún no se refleja en tu saldo."),
+        ("rejected", "Aún no tenemos respuesta del banco sobre tu pago."),
+        # the reported bolívares credited "to you"
+        ("verified", "Se te acreditaron Bs. 1.310,40."),
+        ("verified", "Tu pago fue verificado y se te abonaron Bs. 1.310,40 a tu saldo."),
+        # a reason the evidence does not give, or none of the contract's
+        ("rejected", "Your report was rejected because the amount didn't match."),
+        ("rejected", "Rechazamos tu reporte porque el pago se hizo desde la cuenta de un tercero."),
+        ("rejected", "Your report was rejected because the payment date was outside the window."),
+        ("rejected", "Fue rechazado: los datos del pagador no coinciden."),
+    ],
+)
+def test_a_status_or_reason_said_another_way_is_stopped(evidence: str, reply: str) -> None:
+    assert stopped(reply, evidence) != ()
 
 
 @pytest.mark.parametrize(

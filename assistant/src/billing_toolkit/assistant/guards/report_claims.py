@@ -21,8 +21,13 @@ wrong amount. So:
    credited, in its currency (the reported amount is not the credited one) — or by the
    credit it is said to have become right after it ("como USD 14,25", ", que equivalen a
    USD 14,25"); any other amount after it ("Acreditamos Bs. 1.310,40, quedan USD 14,25 a
-   favor") is another phrase's, and the bolívares stay the claim;
-3. a publication ("publicada el 6 de noviembre", "published today") is backed only by a
+   favor") is another phrase's, and the bolívares stay the claim. A reason is claimed even
+   after a "no" ("no fue aprobado porque no encontramos la referencia"), and an explanation
+   of a rejection ("porque …", "rejected: …") that names none of the contract's reasons
+   ("porque el pago se hizo desde la cuenta de un tercero") is a reason the evidence does
+   not give;
+3. a publication ("publicada el 6 de noviembre", "published today", "hoy el BCV actualizó
+   la tasa", "came out today", "la tasa de hoy subió") is backed only by a
    rate of the evidence published for that day: "hoy"/"today" is the rate's own day, which a
    carried-over rate was not published for; and a rate's figure (4 to 8 decimals) only in
    a sentence that says it is a rate ("tu deuda es Bs. 91,9581" is the rate as an amount);
@@ -67,11 +72,17 @@ _STATUS_WORDS: dict[str, re.Pattern[str]] = {
         r"\b(?<!being )(?<!siendo )(?:verificad[oa]s?|aprobad[oa]s?|acreditad[oa]s?|se acredit(?:o|aron)|acreditamos|"
         r"abonad[oa]s?|se abon(?:o|aron)|abonamos|confirmad[oa]s?|nuevo saldo|saldo actualizado|"
         r"(?:quedo|fue|ha sido|quedaron|fueron|han sido) aplicad[oa]s?|se aplic(?:o|aron)|"
-        r"aplicamos|(?:was|were|has been|have been) applied|"
+        r"aplicamos|(?:was|were|has been|have been) applied|se (?:te|le) (?:acredit|abon)(?:o|aron)|"
+        r"(?<!en )procesad[oa]s?|validad[oa]s?|validamos|se valido|aceptad[oa]s?|conciliad[oa]s?|"
+        r"exitos[oa]|ya (?:quedo|entro|se refleja)|(?:quedo|entro) tu pago|se refleja en tu (?:cuenta|saldo)|"
+        r"processed|validated|accepted|reconciled|posted|went through|successful(?:ly)?|"
+        r"(?:is|was|has been) (?:complete|completed)|"
         r"verified|approved|credited|confirmed|new balance|updated balance)\b"
     ),
     "rejected": re.compile(
-        r"\b(?:rechazad[oa]s?|rechazamos|denegad[oa]s?|rejected|declined|denied)\b"
+        r"\b(?:rechazad[oa]s?|rechazamos|denegad[oa]s?|anulad[oa]s?|rejected|declined|denied"
+        r"|(?:no fue|no ha sido|was not|wasn't|has not been|hasn't been) (?:aprobad[oa]|aceptad[oa]|approved|accepted)"
+        r"|(?:didn't|did not|no) (?:go|paso|procedio)(?: through)?)\b"
     ),
     "pending_verification": re.compile(
         r"\b(?:pendiente de verificacion|(?<!saldo )(?<!monto )(?<!importe )(?<!total )"
@@ -79,6 +90,13 @@ _STATUS_WORDS: dict[str, re.Pattern[str]] = {
         r"|en revision|por verificar|pending(?! balance| amount| invoice| charge)|under review"
         r"|awaiting verification|en espera|on hold|en proceso(?: de (?:verificacion|revision))?"
         r"|siendo (?:verificad|revisad|procesad)[oa]s?|being (?:verified|reviewed|processed|checked)"
+        r"|estamos (?:verificando|revisando|validando|confirmando)"
+        r"|we(?:'re| are) (?:verifying|reviewing|checking|validating|confirming)"
+        r"|(?:aun|todavia) no (?:\w+ ){0,2}?(?:se refleja|aparece|tenemos respuesta|hay respuesta)"
+        r"|(?:cuando|una vez que?) (?:tu pago |tu reporte |lo |la )?(?:sea|este|se|quede) "
+        r"(?:verificad|acreditad|aprobad|confirmad)[oa]|cuando lo (?:verifiquemos|confirmemos)"
+        r"|(?:once|when) (?:your payment |your report |it )?(?:is|has been|gets|'s) "
+        r"(?:verified|credited|approved|confirmed)|(?:once|when) we (?:verify|confirm)"
         r"|(?:aun no|todavia no|sigue sin|aun sin|todavia sin|not yet|yet to be|still not"
         r"|still (?:hasn't|has not|haven't|have not)(?: been)?)(?: \w+){0,2}?"
         r" (?:verificad|revisad|acreditad|confirmad|aprobad)[oa]s?"
@@ -91,14 +109,15 @@ _STATUS_WORDS: dict[str, re.Pattern[str]] = {
 }
 _REASON_WORDS: dict[str, re.Pattern[str]] = {
     "reference_not_found": re.compile(
-        r"referencia no (?:aparece|existe|fue encontrada|se encontro)|"
+        r"referencia(?: \S+){0,2}? no (?:aparece|existe|fue encontrada|se encontro|figura)|"
         r"no (?:encontramos|encontre|se encontro|aparece) (?:la |esa |tu )?referencia|"
-        r"reference (?:was |is )?not found|reference (?:does not|doesn't|did not) appear|"
+        r"reference(?: \S+){0,2}? (?:was |is )?not found"
+        r"|reference(?: \S+){0,2}? (?:does not|doesn't|did not|didn't) (?:appear|exist|show up)|"
         r"(?:could not|couldn't) find (?:the |that |your )?reference"
     ),
     "amount_mismatch": re.compile(
         r"monto no coincide|no coincide el monto|monto (?:es )?(?:distinto|diferente)|"
-        r"amount (?:does not|doesn't|did not) match|amount mismatch|amounts? differ"
+        r"amount (?:does not|doesn't|did not|didn't) match|amount mismatch|amounts? differ"
     ),
     "duplicate_reference": re.compile(
         r"duplicad|duplicate|ya (?:habia sido|fue|habia|estaba) reportad|"
@@ -110,12 +129,21 @@ _REASON_WORDS: dict[str, re.Pattern[str]] = {
     ),
 }
 _NEGATED = re.compile(
-    r"\b(?:no|not|aun no|todavia no|sin|never|nunca|yet to|once|when|if|until|after|will|"
-    r"cuando|una vez|si|hasta que|sera|seran)\b(?:\s+\w+){0,3}\s*\Z"
+    r"\b(?:no|not|\w+n't|ni|nada|nothing|none|aun no|todavia no|sin|never|nunca|yet to|once|"
+    r"when|if|until|after|will|cuando|una vez|si|hasta que|sera|seran)(?![\w'])(?:\s+[\w']+){0,3}\s*\Z"
 )
 """A negation or a condition up to three words before a claim ("aún no ha sido verificado",
 "once it is verified", "cuando sea verificado"): no claim of what is."""
-_PUBLISHED = re.compile(r"\b(?:publicad[oa]s?|se publico|publico|published)\b")
+_PUBLISHED = re.compile(
+    r"\b(?:publicad[oa]s?|se publico|publico|published|(?:se )?actualizo|actualizad[oa]|salio"
+    r"|came out|(?:was|were) (?:updated|released))\b"
+    r"|(?<=\btasa )(?:de hoy |del dia )?(?:subio|bajo|cambio|aumento)\b"
+    r"|(?<=\brate )(?:today )?(?:went up|went down|changed|rose|fell)\b"
+)
+"""A publication claimed: published, updated, released, or a rate said to have moved (a
+move is a new publication)."""
+_TODAY_BEFORE = re.compile(r"\b(?:hoy|today)\b[^.;:\n\d]{0,20}\Z")
+""""Hoy el BCV actualizó la tasa": the day said just before the publication's verb."""
 _TODAY = re.compile(r"\A[^.;\n\d]{0,12}?\b(?:hoy|today)\b")
 _PUBLICATION_REACH = 40
 """How far after "publicada"/"published" its day may be written ("publicada el viernes 6 de
@@ -188,6 +216,22 @@ def _pending_of_a_debt(folded: str, start: int) -> bool:
     return bool(_DEBT_NOUNS.search(clause)) and not _REPORT_NOUNS.search(clause)
 
 
+_BECAUSE = re.compile(r"\b(?:porque|ya que|debido a|dado que|because|since|due to|as)\b|:")
+"""What opens a rejection's explanation ("fue rechazado porque …", "rejected: …")."""
+
+
+def _unknown_reason(folded: str) -> list[str]:
+    """An explanation after a rejection that names none of the contract's reasons ("porque
+    el pago se hizo desde la cuenta de un tercero"): a reason the evidence does not give."""
+    rejected = _STATUS_WORDS["rejected"].search(folded)
+    if rejected is None:
+        return []
+    because = _BECAUSE.search(folded, rejected.end())
+    if because is None or any(p.search(folded, because.end()) for p in _REASON_WORDS.values()):
+        return []
+    return [because[0]] if folded[because.end() :].strip(" .!") else []
+
+
 def _claims(folded: str, words: dict[str, re.Pattern[str]]) -> list[tuple[str, str]]:
     """(what is claimed, its wording) of every claim not just after a negation (a pending
     claim: a negation only), and no pending claim said of an invoice or a debt."""
@@ -207,15 +251,20 @@ def _report_claims(sentence: str, reports: Sequence[_Report]) -> list[str]:
     if not spoken:
         return []
     failed = [w for s, w in _claims(folded, _STATUS_WORDS) if any(r.status != s for r in spoken)]
-    failed += [
-        w for why, w in _claims(folded, _REASON_WORDS) if any(r.reason != why for r in spoken)
+    failed += [  # a reason is claimed even after a "no" ("no fue aprobado porque no …")
+        match[0]
+        for why, pattern in _REASON_WORDS.items()
+        for match in pattern.finditer(folded)
+        if any(r.reason != why for r in spoken)
     ]
+    if all(r.status == "rejected" for r in spoken):
+        failed += _unknown_reason(folded)
     return failed + _credited_claims(sentence, spoken)
 
 
 _CREDITED = re.compile(
-    r"\b(?:acreditad[oa]s?|se acredit(?:o|aron)|acreditamos|abonad[oa]s?|se abon(?:o|aron)|"
-    r"abonamos|credited)\b"
+    r"\b(?:acreditad[oa]s?|se (?:te |le )?acredit(?:o|aron)|acreditamos|abonad[oa]s?"
+    r"|se (?:te |le )?abon(?:o|aron)|abonamos|credited)\b"
 )
 _CREDIT_REACH = 30
 """How far from a credit word its amount may stand ("se acreditaron a tu cuenta USD 14,25",
@@ -251,6 +300,8 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
     amounts = find_amounts(sentence)
     failed = []
     for match in _CREDITED.finditer(folded):
+        if _NEGATED.search(folded, 0, match.start()) is not None:
+            continue  # "todavía no está acreditado", "nothing was credited": no amount credited
         near = [
             a
             for a in amounts
@@ -300,15 +351,21 @@ def _publication_claims(sentence: str, published: dict[date, date]) -> list[str]
         if _NEGATED.search(folded, 0, match.start()) is not None:
             continue  # "no rate was published for …": no publication claimed
         reach = folded[match.end() : match.end() + _PUBLICATION_REACH]
-        if _TODAY.search(reach):
+        mention = next(iter(find_dates(reach)), None)
+        if mention is not None and mention.start > _PUBLICATION_REACH // 2:
+            mention = None
+        if (
+            _TODAY.search(reach)
+            or "hoy" in match[0]  # "la tasa de hoy subió": today's, whatever it is compared to
+            or (mention is None and _TODAY_BEFORE.search(folded, 0, match.start()))
+        ):
             days = {day for day, of in published.items() if day == of}
             claimed = "hoy/today"
-        else:
-            mention = next(iter(find_dates(reach)), None)
-            if mention is None or mention.start > _PUBLICATION_REACH // 2:
-                continue
+        elif mention is not None:
             days = {of for of in published.values() if of == mention.value}
             claimed = mention.literal
+        else:
+            continue
         if not days:
             failed.append(f"{match[0]} {claimed}")
     return failed
