@@ -155,6 +155,8 @@ class Account:
     invoices: list[dict[str, Any]]
     payment: dict[str, Any] | None
     subscription: dict[str, Any]
+    earlier_payments: list[dict[str, Any]] = field(default_factory=list)
+    """Payments before `payment`, newest first (what `payments` lists after it)."""
 
 
 def _plan(plan_id: str, name: str, down: int, up: int, price: str, currency: str) -> dict[str, Any]:
@@ -235,6 +237,19 @@ def _world() -> dict[str, dict[str, Account]]:
         subscription=_subscription(
             "1000004821", "active", "PLN-FIBRA-100", "2024-03-20", 5, pending="PLN-FIBRA-300"
         ),
+        earlier_payments=[
+            {
+                "payment_id": "PAY-0000011870",
+                "account_number": "1000004821",
+                "amount": "30.00",
+                "currency": "USD",
+                "method": "bank_transfer",
+                "reference": "000981245512",
+                "received_at": "2026-09-14T11:20:00Z",
+                "allocations": [{"invoice_number": "INV-2026-003950", "amount": "30.00"}],
+                "unapplied_amount": "0.00",
+            }
+        ],
     )
     jose = Account(
         customer=_customer("1000007310", "José Pérez", JOSE_PHONE, "V-9876543", "VES"),
@@ -522,6 +537,21 @@ class FakeCapabilities:
             lambda: ToolResult(
                 "last_payment", True, _payment_evidence(account_number, payment), data
             ),
+        )
+
+    def payments(self, account_number: str, *, limit: int = 12) -> ToolResult:
+        account = self._accounts()[account_number]
+        found = ([account.payment] if account.payment else []) + account.earlier_payments
+        found = found[:limit]
+        text = " ".join(_payment_evidence(account_number, p) for p in found) or (
+            f"Account {account_number} has no payments on record."
+        )
+        data = {"account_number": account_number, "payments": found, "more": False}
+        return self._answer(
+            "payments",
+            (account_number,),
+            {"limit": limit},
+            lambda: ToolResult("payments", True, text, data),
         )
 
     def plan(self, account_number: str) -> ToolResult:

@@ -17,11 +17,20 @@ from billing_toolkit.assistant.turn.invoice_choice import (
     months_before,
     periods_on_record,
 )
+from billing_toolkit.assistant.turn.payment_choice import (
+    months_paid,
+    payment_before,
+    payments_of_period,
+)
 from billing_toolkit.assistant.turn.referents import resolve, shown_by
 from billing_toolkit.assistant.understanding.complaint import is_complaint
 from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
-from billing_toolkit.assistant.understanding.periods import PeriodAsked, period_asked
+from billing_toolkit.assistant.understanding.periods import (
+    PeriodAsked,
+    payment_period_asked,
+    period_asked,
+)
 from billing_toolkit.assistant.understanding.person_request import (
     asks_for_person,
     asks_for_sales,
@@ -129,6 +138,81 @@ class TestPeriods:
         assert period_asked(message) is None
 
 
+class TestPaymentPeriods:
+    @pytest.mark.parametrize(
+        ("message", "month", "back"),
+        [
+            ("¿cuánto pagué en agosto?", 8, None),
+            ("mi pago de septiembre", 9, None),
+            ("mis pagos de octubre", 10, None),
+            ("el pago del mes pasado", None, 1),
+            ("what did I pay in August?", 8, None),
+            ("my August payment", 8, None),
+            ("abonamos en julio?", 7, None),
+        ],
+    )
+    def test_a_month_by_a_payment_word_is_a_payment_period(
+        self, message: str, month: int | None, back: int | None
+    ) -> None:
+        period = payment_period_asked(message)
+        assert period is not None and (period.month, period.months_back) == (month, back)
+        assert period_asked(message) is None  # not an invoice's period
+
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "¿cuánto debo pagar en diciembre?",  # what is to be paid: the invoice's
+            "pagué el 6 de julio",  # a date, not a month
+            "how much do I pay in December?",
+            "mi último pago",
+        ],
+    )
+    def test_no_past_payment_by_a_month_is_no_payment_period(self, message: str) -> None:
+        assert payment_period_asked(message) is None
+
+
+def _payment(payment_id: str, received: str) -> dict[str, object]:
+    return {"payment_id": payment_id, "received_at": f"{received}T12:00:00Z"}
+
+
+PAID = [
+    _payment("PAY-0000000004", "2026-10-19"),
+    _payment("PAY-0000000003", "2026-09-20"),
+    _payment("PAY-0000000002", "2026-09-02"),
+    _payment("PAY-0000000001", "2025-08-18"),
+]
+
+
+class TestPaymentChoice:
+    def test_a_month_is_the_one_payments_were_received_in_its_latest_year(self) -> None:
+        found = payments_of_period(PAID, PeriodAsked("septiembre", month=9), None)
+        assert [p["payment_id"] for p in found] == ["PAY-0000000003", "PAY-0000000002"]
+        august = payments_of_period(PAID, PeriodAsked("agosto", month=8), None)
+        assert [p["payment_id"] for p in august] == ["PAY-0000000001"]
+        assert payments_of_period(PAID, PeriodAsked("julio", month=7), None) == []
+
+    def test_a_year_or_a_relative_month_picks_exactly_that_month(self) -> None:
+        assert payments_of_period(PAID, PeriodAsked("agosto 2026", month=8, year=2026), None) == []
+        today = datetime(2026, 11, 10, tzinfo=UTC).date()
+        last = payments_of_period(PAID, PeriodAsked("mes pasado", months_back=1), today)
+        assert [p["payment_id"] for p in last] == ["PAY-0000000004"]
+        assert payments_of_period(PAID, PeriodAsked("mes pasado", months_back=1), None) == []
+
+    def test_the_one_before_is_the_next_listed_never_a_guess(self) -> None:
+        assert [p["payment_id"] for p in payment_before(PAID, None)] == ["PAY-0000000003"]
+        before = payment_before(PAID, "PAY-0000000002")
+        assert [p["payment_id"] for p in before] == ["PAY-0000000001"]
+        assert payment_before(PAID, "PAY-0000000001") == []  # the oldest listed
+        assert payment_before(PAID, "PAY-0000009999") == []  # not theirs
+
+    def test_the_months_paid_in_are_listed_oldest_first_once_each(self) -> None:
+        assert months_paid(PAID, Language.SPANISH) == [
+            "agosto de 2025",
+            "septiembre de 2026",
+            "octubre de 2026",
+        ]
+
+
 def _invoice(number: str, start: str, status: str = "paid") -> dict[str, object]:
     return {"invoice_number": number, "status": status, "billing_period": {"start": start}}
 
@@ -202,6 +286,8 @@ class TestReferents:
             ("la otra", Pointer.OTHER),
             ("la segunda porfa", Pointer.SECOND),
             ("¿y ese pago a qué factura fue?", Pointer.PAYMENT),
+            ("¿y el pago anterior?", Pointer.PREVIOUS_PAYMENT),
+            ("and my previous payment?", Pointer.PREVIOUS_PAYMENT),
             ("esa es mi cuenta", None),
             ("eso es todo, gracias", None),
         ],
@@ -268,8 +354,19 @@ class TestRouting:
 
     def test_a_pointer_needs_something_shown_or_an_invoice_word(self) -> None:
         assert route("¿y qué trae esa?", classifier=RULES).intent is Intent.POLICY
-        assert route("¿y qué trae esa?", classifier=RULES, pointing=True).intent is Intent.INVOICE
+        assert (
+            route("¿y qué trae esa?", classifier=RULES, pointing=frozenset({"invoice"})).intent
+            is Intent.INVOICE
+        )
         assert route("¿y esa factura?", classifier=RULES).intent is Intent.INVOICE
+
+    def test_the_previous_one_after_a_payment_alone_is_the_payment_before(self) -> None:
+        after_payment = route("¿y el anterior?", classifier=RULES, pointing=frozenset({"payment"}))
+        assert (after_payment.capability, after_payment.params) == ("payments", {"before": True})
+        both = route(
+            "¿y el anterior?", classifier=RULES, pointing=frozenset({"payment", "invoice"})
+        )
+        assert both.capability == "invoices"  # an invoice shown: "la anterior" is an invoice
 
     @pytest.mark.parametrize(
         ("message", "clauses"),

@@ -119,6 +119,55 @@ class TestInvoicesByPeriodAndDigits:
         assert LATEST in reply and "INV-2026-005281" not in reply
 
 
+LAST_PAYMENT, EARLIER_PAYMENT = "PAY-0000012345", "PAY-0000011870"
+"""María's payments: received 2026-10-12 (the last) and 2026-09-14."""
+
+
+class TestPaymentsByMonthAndBefore:
+    def test_a_month_finds_the_payment_received_in_it(self, make_pipeline: PipelineFactory) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "¿cuánto pagué en septiembre?"))
+        assert reply.startswith(f"Tu pago de septiembre es {EARLIER_PAYMENT}")
+        assert "USD 30,00" in reply and LAST_PAYMENT not in reply
+
+    def test_last_month_is_counted_from_the_billing_systems_date(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        # The balance's as_of is 2026-11-29: "el mes pasado" is October.
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "mi pago del mes pasado"))
+        assert reply.startswith(f"Tu pago de octubre de 2026 es {LAST_PAYMENT}")
+
+    def test_a_month_without_a_payment_says_so_and_names_the_months_paid_in(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "what did I pay in August?"))
+        assert reply == (
+            "I found no payment of yours received in August. You paid in: September 2026,"
+            " October 2026."
+        )
+
+    def test_the_previous_one_after_a_payment_is_the_payment_before_it(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, "¿cuál fue mi último pago?"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y el anterior?"))
+        assert reply.startswith(f"El pago anterior es {EARLIER_PAYMENT}")
+        after = said(pipeline.handle(MARIA_PHONE, "¿y el anterior?"))
+        assert after == "No encontré un pago anterior a ese en tu cuenta."
+
+    def test_the_previous_payment_unprompted_is_the_one_before_the_last(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "the previous payment"))
+        assert reply.startswith(f"The payment before that is {EARLIER_PAYMENT}")
+
+    def test_an_invoice_paid_in_a_month_is_still_the_invoice(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        _pipeline(make_pipeline).handle(MARIA_PHONE, "la factura que pagué en octubre")
+        assert capabilities.called("payments") == []
+
+
 class TestPointingBack:
     def test_the_previous_one_is_the_invoice_before_the_one_shown(
         self, make_pipeline: PipelineFactory

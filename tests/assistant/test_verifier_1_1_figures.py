@@ -179,13 +179,17 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
         # a negation ("n't", "nothing", "ni") takes the claim back; a pending claim stays
         (
             "pending",
-            "Your report PRP-0000000033 is still under review; nothing is credited until "
-            "it's verified.",
+            (
+                "Your report PRP-0000000033 is still under review; nothing is credited until "
+                "it's verified."
+            ),
         ),
         (
             "pending",
-            "Your payment of VES 1,310.40 is being processed; once it's verified, it will be "
-            "applied to your account.",
+            (
+                "Your payment of VES 1,310.40 is being processed; once it's verified, it will "
+                "be applied to your account."
+            ),
         ),
         ("pending", "Your report hasn't been rejected; it's just pending verification."),
         (

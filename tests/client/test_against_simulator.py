@@ -176,6 +176,7 @@ async def test_every_capability_answers_for_a_real_customer(
         await caps.last_payment(account),
         await caps.plan(account),
         await caps.bill_change(account),
+        await caps.payments(account),
     ]
     for result in results:
         assert (result.ok, result.should_escalate, result.error) == (True, False, None), result

@@ -188,6 +188,26 @@ def test_last_payment(api: respx.MockRouter, caps: Capabilities) -> None:
     )
 
 
+def test_payments_list_the_most_recent_each_as_evidence(
+    api: respx.MockRouter, caps: Capabilities
+) -> None:
+    route = api.get(f"/v1/customers/{A}/payments").mock(
+        return_value=payloads.ok(payloads.page([payloads.payment()]))
+    )
+    result = caps.payments(A)
+    assert route.calls.last.request.url.params["limit"] == "12"
+    assert result.evidence_text == (
+        "The 1 most recent payments of account 1000004821 (newest first; that is all of them):"
+        " Payment of account 1000004821: PAY-0000012345 of USD 32.48 by pago_movil "
+        "(reference 004512873301), received 2026-11-12T16:45:00Z; applied USD 32.48 to "
+        "INV-2026-004281; unapplied (kept as credit) USD 0.00."
+    )
+    assert result.data is not None and [p["payment_id"] for p in result.data["payments"]] == [
+        "PAY-0000012345"
+    ]
+    assert_json_able(result)
+
+
 def test_no_payment_yet_is_a_fact(api: respx.MockRouter, caps: Capabilities) -> None:
     api.get(f"/v1/customers/{A}/payments").mock(return_value=payloads.ok(payloads.page([])))
     result = caps.last_payment(A)

@@ -27,6 +27,8 @@ from billing_toolkit.client.sync_client import BillingClient
 from billing_toolkit.client.tool_result import ToolResult
 
 DEFAULT_INVOICES = 6
+DEFAULT_PAYMENTS = 12
+"""A year of monthly payments: enough to find "the one of August" or "the one before"."""
 
 R = TypeVar("R", ToolResult, Awaitable[ToolResult])
 """What a method returns: the result (sync) or something to await for it (async)."""
@@ -73,6 +75,11 @@ class CapabilityMethods(PaymentReportMethods[R], ABC, Generic[R]):
 
     def last_payment(self, account_number: str) -> R:
         return self._run(flows.last_payment(account_number))
+
+    def payments(self, account_number: str, *, limit: int = DEFAULT_PAYMENTS) -> R:
+        """The most recent payments (newest first): a payment asked for by its month, or the
+        one before the last."""
+        return self._run(flows.payments(account_number, limit))
 
     def plan(self, account_number: str) -> R:
         """The current plan and any change scheduled for the next billing day."""

@@ -35,6 +35,7 @@ from billing_toolkit.client.evidence import (
     invoice_evidence,
     invoices_evidence,
     payment_evidence,
+    payments_evidence,
     plan_evidence,
 )
 from billing_toolkit.client.models.billing import Invoice, InvoiceStatus
@@ -131,6 +132,16 @@ def _last_payment(account_number: str) -> CapabilityFlow:
     payment = page.data[0]
     data = {"account_number": account_number, "payment": payment.model_dump(mode="json")}
     return ToolResult("last_payment", True, payment_evidence(payment), data)
+
+
+def _payments(account_number: str, limit: int) -> CapabilityFlow:
+    page = yield lambda c: c.list_payments(account_number, limit=limit)
+    data = {
+        "account_number": account_number,
+        "payments": [payment.model_dump(mode="json") for payment in page.data],
+        "more": page.next_cursor is not None,
+    }
+    return ToolResult("payments", True, payments_evidence(account_number, page), data)
 
 
 def _plan(account_number: str) -> CapabilityFlow:
@@ -240,6 +251,10 @@ def arrears(account_number: str) -> CapabilityFlow:
 
 def last_payment(account_number: str) -> CapabilityFlow:
     return guarded("last_payment", _account(account_number), _last_payment(account_number))
+
+
+def payments(account_number: str, limit: int) -> CapabilityFlow:
+    return guarded("payments", _account(account_number), _payments(account_number, limit))
 
 
 def plan(account_number: str) -> CapabilityFlow:

@@ -21,6 +21,7 @@ from billing_toolkit.client.models.billing import (
     Invoice,
     InvoicePage,
     Payment,
+    PaymentPage,
     Plan,
     Subscription,
 )
@@ -101,15 +102,21 @@ def invoices_evidence(account_number: str, page: InvoicePage, status: str | None
     which = f"{status} invoices" if status else "invoices"
     if not page.data:
         return f"Account {account_number} has no {which}."
-    more = "more exist" if page.next_cursor else "that is all of them"
+    items = [invoice_summary(i) for i in page.data]
+    return _listing(items, which, account_number, more=page.next_cursor is not None)
+
+
+def _listing(items: list[str], which: str, account_number: str, *, more: bool) -> str:
+    """A page of records, newest first, saying whether it is all of them."""
+    rest = "more exist" if more else "that is all of them"
     head = (
-        f"The {len(page.data)} most recent {which} of account {account_number} "
-        f"(newest first; {more}):"
+        f"The {len(items)} most recent {which} of account {account_number} (newest first; {rest}):"
     )
-    return " ".join([head, *(invoice_summary(i) for i in page.data)])
+    return " ".join([head, *items])
 
 
-def payment_evidence(payment: Payment) -> str:
+def payment_evidence(payment: Payment, lead: str = "Last payment") -> str:
+    """One payment as the verifier reads it; `lead` says which ("Last payment", "Payment")."""
     cur = payment.currency.value
     reference = f" (reference {payment.reference})" if payment.reference else ""
     applied = (
@@ -117,11 +124,19 @@ def payment_evidence(payment: Payment) -> str:
         or "nothing to an invoice"
     )
     return (
-        f"Last payment of account {payment.account_number}: {payment.payment_id} of "
+        f"{lead} of account {payment.account_number}: {payment.payment_id} of "
         f"{money(cur, payment.amount)} by {payment.method.value}{reference}, received "
         f"{instant(payment.received_at)}; applied {applied}; "
         f"unapplied (kept as credit) {money(cur, payment.unapplied_amount)}."
     )
+
+
+def payments_evidence(account_number: str, page: PaymentPage) -> str:
+    """The most recent payments, newest first, each stated as `payment_evidence` states one."""
+    if not page.data:
+        return f"Account {account_number} has no payments on record."
+    items = [payment_evidence(p, "Payment") for p in page.data]
+    return _listing(items, "payments", account_number, more=page.next_cursor is not None)
 
 
 def plan_description(plan: Plan) -> str:

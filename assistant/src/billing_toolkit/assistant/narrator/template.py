@@ -195,13 +195,37 @@ def _last_payment(w: _Writer, data: Data) -> str:
             "No encontré pagos registrados en tu cuenta.",
             "I could not find any payments on your account.",
         )
+    return w.t("Tu último pago registrado es ", "Your last recorded payment is ") + _payment(
+        w, payment
+    )
+
+
+def _payments(w: _Writer, data: Data) -> str:
+    """The payments a month or "the one before" named (`turn/payment_choice.py`)."""
+    payments, asked = data["payments"], data.get("asked")
+    if asked is None:
+        lead = w.t("El pago anterior es ", "The payment before that is ")
+        return "\n".join(lead + _payment(w, payment) for payment in payments)
+    if len(payments) == 1:
+        return w.t(f"Tu pago de {asked} es ", f"Your payment in {asked} is ") + _payment(
+            w, payments[0]
+        )
+    head = w.t(
+        f"En {asked} recibimos {len(payments)} pagos tuyos:",
+        f"In {asked} we received {len(payments)} payments from you:",
+    )
+    return "\n".join([head, *(f"• {_payment(w, payment)}" for payment in payments)])
+
+
+def _payment(w: _Writer, payment: Data) -> str:
+    """One payment: its id, day, amount and method, reference, what it paid and what it left."""
     c = payment["currency"]
     method = w.label(_METHOD, payment["method"])
     text = w.t(
-        f"Tu último pago registrado es {payment['payment_id']}, del "
-        f"{w.day(payment['received_at'])}, por {w.money(payment['amount'], c)} ({method})",
-        f"Your last recorded payment is {payment['payment_id']}, on "
-        f"{w.day(payment['received_at'])}, for {w.money(payment['amount'], c)} ({method})",
+        f"{payment['payment_id']}, del {w.day(payment['received_at'])}, por "
+        f"{w.money(payment['amount'], c)} ({method})",
+        f"{payment['payment_id']}, on {w.day(payment['received_at'])}, for "
+        f"{w.money(payment['amount'], c)} ({method})",
     )
     if payment.get("reference"):
         text += w.t(f", referencia {payment['reference']}", f", reference {payment['reference']}")
@@ -470,6 +494,7 @@ _BY_INTENT: dict[Intent, Callable[[_Writer, Data], str]] = {
 _BY_CAPABILITY: dict[str, Callable[[_Writer, Data], str]] = {
     "arrears": _arrears,
     "exchange_rate": _exchange_rate,
+    "payments": _payments,
 }
 """Capabilities whose data has a shape of its own, whatever the intent."""
 

@@ -9,8 +9,9 @@ decision in the turn's trace:
    "quiero hablar con un asesor" goes to a person, wherever it is in the message;
 4. `text/identifiers.py` — the invoice, account, ID and phone numbers in the message;
 5. `intents.py` — which capability answers it (part by part); an invoice named by its month,
-   its last digits or by pointing back is resolved among the subscriber's own
-   (`invoice_choice.py`, `referents.py`);
+   its last digits or by pointing back, or a payment by its month or as the one before, is
+   resolved among the subscriber's own (`invoice_choice.py`, `payment_choice.py`,
+   `referents.py`);
 6. `identity.py` — who is writing (from the phone; never from what the message claims),
    then the claims about someone else's records;
 7. the capability call, through `ports.py`;

@@ -55,7 +55,7 @@ from billing_toolkit.assistant.understanding.keyword_classifier import (
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
-from billing_toolkit.assistant.understanding.periods import period_asked
+from billing_toolkit.assistant.understanding.periods import payment_period_asked, period_asked
 from billing_toolkit.assistant.understanding.rate_questions import (
     asks_due_in_bolivares,
     asks_todays_rate,
@@ -291,10 +291,11 @@ def route(
     identifiers: Sequence[Identifier] = (),
     *,
     classifier: IntentClassifier | None = None,
-    pointing: bool = False,
+    pointing: frozenset[str] = frozenset(),
 ) -> Route:
     """Route one message (or clause); `identifiers` are the ones already found in it.
-    `pointing`: the last reply showed something a follow-up may point back to ("esa")."""
+    `pointing`: the kinds of what the last reply showed that a follow-up may point back to
+    ("esa"; `"invoice"`, `"payment"`…), empty when nothing is live."""
     text = fold(message)
     if _DENIED_ACTION.search(text):
         # "no quiero darme de baja, solo dime cuánto debo": the model reads the rest.
@@ -341,8 +342,9 @@ def route(
 
 def _invoice_named(message: str, text: str) -> Route | None:
     """One of the subscriber's invoices named by its last digits or its month ("la que
-    termina en 4410", "el recibo de julio"): resolved among their own invoices by the turn.
-    Not when they ask why a bill went up ("¿por qué subió la de este mes?" compares)."""
+    termina en 4410", "el recibo de julio"), or a payment by the month it was made in
+    ("¿cuánto pagué en agosto?"): resolved among their own by the turn. Not when they ask
+    why a bill went up ("¿por qué subió la de este mes?" compares)."""
     if BILL_INCREASE.search(text):
         return None
     suffix = suffix_asked(message)
@@ -351,16 +353,23 @@ def _invoice_named(message: str, text: str) -> Route | None:
     period = period_asked(message)
     if period is not None:
         return Route(Intent.INVOICE, "invoices", {"period": period}, f"period {period.literal}")
+    paid = payment_period_asked(message)
+    if paid is not None:
+        return Route(Intent.LAST_PAYMENT, "payments", {"period": paid}, f"paid in {paid.literal}")
     return None
 
 
-def _pointed(message: str, pointing: bool) -> Route | None:
+def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     """A follow-up pointing back ("¿y qué trae esa?", "the previous one"): resolved by the
     turn against what the last reply showed. With nothing shown it still is one when it
     names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
     pointer = pointer_in(message)
+    if pointer is Pointer.PREVIOUS_PAYMENT:  # "el pago anterior": before the one shown, or the last
+        return Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
     if pointer is None or not (pointing or names_invoice(message)):
         return None
+    if pointer is Pointer.PREVIOUS and "payment" in pointing and "invoice" not in pointing:
+        return Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
     if pointer is Pointer.PAYMENT:
         return Route(Intent.LAST_PAYMENT, "last_payment", {}, "points at the payment")
     return Route(Intent.INVOICE, "invoices", {"pointer": pointer}, f"points at {pointer.value}")
@@ -441,7 +450,7 @@ def route_parts(
     identifiers: Sequence[Identifier] = (),
     *,
     classifier: IntentClassifier | None = None,
-    pointing: bool = False,
+    pointing: frozenset[str] = frozenset(),
 ) -> list[RoutedPart]:
     """The message's parts: one per clause that asks something different, in order.
 
@@ -470,7 +479,7 @@ def questions_besides_a_report(
     identifiers: Sequence[Identifier] = (),
     *,
     classifier: IntentClassifier | None = None,
-    pointing: bool = False,
+    pointing: frozenset[str] = frozenset(),
     of_the_report: Callable[[str], bool],
 ) -> list[RoutedPart]:
     """The items of a message reporting a payment that ask something else — "…banesco hoy,
@@ -530,7 +539,7 @@ def _answerable_clauses(
     clauses: Sequence[str],
     identifiers: Sequence[Identifier],
     classifier: IntentClassifier | None,
-    pointing: bool,
+    pointing: frozenset[str],
 ) -> Iterator[RoutedPart]:
     """Each clause routed on its own, when its route can be answered beside others: not one
     that only states an identifier or only denies an action."""

@@ -323,6 +323,27 @@ def no_invoice_for_period(asked: str, on_record: Sequence[str], language: Langua
     return f"No encontré una factura tuya de {asked}. Tus facturas son de: {have}."
 
 
+def no_payment_for_period(asked: str, on_record: Sequence[str], language: Language) -> str:
+    """No payment of the subscriber's was received in the month they named: say so, and the
+    months their payments were received in (the last one is shown after this)."""
+    if language is Language.ENGLISH:
+        have = ", ".join(on_record) if on_record else "none"
+        return f"I found no payment of yours received in {asked}. You paid in: {have}."
+    have = ", ".join(on_record) if on_record else "ningún mes"
+    return f"No encontré un pago tuyo recibido en {asked}. Tus pagos son de: {have}."
+
+
+def no_payment_before(language: Language) -> str:
+    """The payment shown (or the last one) is the oldest on record: nothing came before it."""
+    return _pick(
+        (
+            "No encontré un pago anterior a ese en tu cuenta.",
+            "I found no payment before that one on your account.",
+        ),
+        language,
+    )
+
+
 def which_invoice(language: Language) -> str:
     """A follow-up pointing at an invoice ("¿y esa?") with nothing (live) to point at."""
     return _pick(

@@ -75,6 +75,11 @@ from billing_toolkit.assistant.turn.invoice_choice import (
     invoices_of_period,
     periods_on_record,
 )
+from billing_toolkit.assistant.turn.payment_choice import (
+    months_paid,
+    payment_before,
+    payments_of_period,
+)
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
 from billing_toolkit.assistant.turn.referents import FILED_REPORT, REFERENT_TTL, resolve, shown_by
 from billing_toolkit.assistant.turn.result import Action, Trace, TurnResult
@@ -378,9 +383,11 @@ class _RunningTurn:
             self.message, Route(Intent.UNSUPPORTED, "correct_payment_report", {}, cue, wants=wants)
         )
 
-    def _pointing(self) -> bool:
-        """Whether the last reply showed something "esa" may point at (a report filed is not)."""
-        return any(r.kind != FILED_REPORT for r in self.conversation.referents.live(self.now))
+    def _pointing(self) -> frozenset[str]:
+        """The kinds of what the last reply showed that "esa" may point at (a report filed is
+        not one)."""
+        live = self.conversation.referents.live(self.now)
+        return frozenset(r.kind for r in live if r.kind != FILED_REPORT)
 
     def _read_report(self, text: str, asked: str | None) -> ReportReading:
         return read_payment_report(text, self._today(), asked, day_first=self._day_first())
@@ -633,6 +640,8 @@ class _RunningTurn:
             return self._due_in_bolivares()
         if answering.intent is Intent.REPORT_STATUS:
             return [self._report_status(said)]
+        if answering.capability == "payments":
+            return self._payments_named(answering.params)
         result = self._invoke(answering.capability, **answering.params)
         if not result.ok:
             self._notice(notices.nothing_on_record(answering.capability, self.language))
@@ -715,6 +724,41 @@ class _RunningTurn:
             self._remember(tuple(Referent("invoice", number) for number, _ in options))
             self._notice(notices.choose_invoice(asked, options, self.language), quoted=evidence)
         self._notice(missing, quoted=evidence)
+
+    def _payments_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
+        """ "¿Cuánto pagué en agosto?", "¿y el anterior?": resolved among the subscriber's own
+        payments. What matches is shown; none is said, with the months they did pay in —
+        never another month's payment as if it were the one asked for."""
+        listing = self._invoke("payments")
+        self.intent = Intent.LAST_PAYMENT
+        if not listing.ok:
+            self._notice(notices.nothing_on_record("last_payment", self.language))
+            return []
+        own: list[Mapping[str, Any]] = list((listing.data or {}).get("payments", []))
+        period: PeriodAsked | None = params.get("period")
+        asked: str | None = None
+        if period is not None:
+            today = self._billing_today() if period.months_back is not None else None
+            asked = asked_month(period, today, self.language)
+            matches = payments_of_period(own, period, today)
+            missing = notices.no_payment_for_period(
+                asked, months_paid(own, self.language), self.language
+            )
+        else:
+            shown = self.conversation.referents.of_kind("payment", self.now)
+            matches = payment_before(own, shown[0] if shown else None)
+            missing = notices.no_payment_before(self.language)
+        self.trace.record(
+            "payment_named",
+            f"{len(matches)} match",
+            asked=asked,
+            matched=[str(p["payment_id"]) for p in matches],
+        )
+        if matches:
+            return [
+                replace(listing, data={**(listing.data or {}), "payments": matches, "asked": asked})
+            ]
+        self._notice(missing, quoted=[str(listing.evidence_text)] if listing.evidence_text else [])
 
     def _payment_ending_in(self, suffix: str) -> list[ToolResult]:
         """No invoice of theirs ends in those digits: their last payment (its id or its

@@ -12,7 +12,7 @@ narrator reads its `data` shapes):
   figure, such as a difference, computed with Decimal and stated with its direction), and
   `data` holding the API resource under the contract's field names: a `Customer`, a
   `Balance`, an `Invoice`; `invoices` → `{"invoices": [Invoice…]}`; `last_payment` →
-  `{"payment": Payment | None}`; `plan` → `{"subscription": Subscription, "pending_plan":
+  `{"payment": Payment | None}`; `payments` → `{"payments": [Payment…]}` (newest first); `plan` → `{"subscription": Subscription, "pending_plan":
   Plan | None}`; `arrears` → `{"overdue_amount", "late_fees", "days_overdue",
   "oldest_due_date", "overdue_invoices", …}` (computed figures; `balance` adds
   `days_until_due`); `bill_change` → `{"latest": Invoice, "previous": Invoice | None,
@@ -55,6 +55,8 @@ class BillingCapabilities(Protocol):
     def arrears(self, account_number: str) -> ToolResult: ...
 
     def last_payment(self, account_number: str) -> ToolResult: ...
+
+    def payments(self, account_number: str, *, limit: int = 12) -> ToolResult: ...
 
     def plan(self, account_number: str) -> ToolResult: ...
 

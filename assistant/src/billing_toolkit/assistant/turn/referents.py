@@ -63,6 +63,11 @@ def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
         )
         if payment:
             shown.append(Referent("payment", str(payment["payment_id"])))
+        if result.capability == "payments":
+            shown += [
+                Referent("payment", str(p["payment_id"]))
+                for p in (result.data or {}).get("payments", [])
+            ]
         if result.capability == "balance" and result.data:
             shown.append(Referent("account", str(result.data["account_number"])))
         report = _pending_report(result)

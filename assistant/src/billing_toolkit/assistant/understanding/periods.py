@@ -32,6 +32,12 @@ _INVOICE_WORD = (
     r"statement)"
 )
 _THE_ONE = r"(?:(?:la|el|lo) del?|the one (?:from|for|of|in))"
+_PAID = (
+    r"(?:pague|pagamos|pagado|abone|abonamos|transferi|deposite|mis? pagos?|(?:el|los) pagos?"
+    r"|paid|my payments?|the payments?|did (?:i|we) pay)"
+)
+"""A payment made, past tense or possessed: "cuánto pagué en agosto", "mi pago de septiembre",
+"what did I pay in August" — never "pagar"/"pay" (what is to be paid is the invoice's)."""
 _RELATIVE = (
     (2, re.compile(r"\b(?:mes antepasado|the month before last)\b")),
     (1, re.compile(r"\b(?:mes pasado|ultimo mes|mes anterior|last month|previous month)\b")),
@@ -61,23 +67,34 @@ class PeriodAsked:
     months_back: int | None = None
 
 
-def _anchored(text: str, start: int, end: int) -> bool:
-    """An invoice word or "la de" close before the words at [start, end), or an invoice
-    word right after them ("the July bill", "october's invoice")."""
+def _anchored(text: str, start: int, end: int, anchors: tuple[str, str]) -> bool:
+    """The first of `anchors` close before the words at [start, end) ("la factura de",
+    "pagué en"), or the second right after them ("the July bill", "my August payment")."""
     before = text[max(0, start - _NEAR) : start]
     after = text[end : end + _NEAR]
     return bool(
-        re.search(rf"\b(?:{_INVOICE_WORD}|{_THE_ONE})\b", before)
-        or re.match(rf"^(?:'s|s)?\s+{_INVOICE_WORD}\b", after)
+        re.search(rf"\b(?:{anchors[0]})\b", before)
+        or re.match(rf"^(?:'s|s)?\s+(?:{anchors[1]})\b", after)
     )
 
 
 def period_asked(message: str) -> PeriodAsked | None:
     """The billing period `message` asks for, or None (see the module rules)."""
+    return _period_in(message, (f"{_INVOICE_WORD}|{_THE_ONE}", _INVOICE_WORD))
+
+
+def payment_period_asked(message: str) -> PeriodAsked | None:
+    """The month a payment was made in that `message` asks about ("¿cuánto pagué en
+    agosto?", "my August payment"), read as `period_asked` reads an invoice's; None when no
+    payment word stands by the month."""
+    return _period_in(message, (_PAID, r"payments?"))
+
+
+def _period_in(message: str, anchors: tuple[str, str]) -> PeriodAsked | None:
     text = " ".join(fold(message).split())
     for months_back, pattern in _RELATIVE:
         match = pattern.search(text)
-        if match and _anchored(text, match.start(), match.end()):
+        if match and _anchored(text, match.start(), match.end(), anchors):
             return PeriodAsked(match[0], months_back=months_back)
     for word in _WORD.finditer(text):
         month = month_in_message(word[0])
@@ -88,7 +105,7 @@ def period_asked(message: str) -> PeriodAsked | None:
             or re.match(rf"^\s+{_INVOICE_WORD}\b", text[word.end() :])
         ):
             continue
-        if not _anchored(text, word.start(), word.end()):
+        if not _anchored(text, word.start(), word.end(), anchors):
             continue
         year = _YEAR.match(text[word.end() :])
         literal = text[word.start() : word.end() + (year.end() if year else 0)]

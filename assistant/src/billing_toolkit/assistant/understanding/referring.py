@@ -1,7 +1,7 @@
 """Does the message point back at something the last reply showed? "¿y qué trae esa?".
 
 Only the pointing is read here ("esa", "la anterior", "la otra", "la primera", "that one",
-"the previous one"); the turn resolves it against the conversation's referents
+"the previous one", "el pago anterior"); the turn resolves it against the conversation's referents
 (`turn/referents.py`) and asks which when there is nothing (or too much) to point at.
 
 Bias: a pointing word counts only as the subject of a short follow-up — the message has no
@@ -26,9 +26,17 @@ class Pointer(StrEnum):
     FIRST = "first"
     SECOND = "second"
     PAYMENT = "payment"
+    PREVIOUS_PAYMENT = "previous_payment"
 
 
 _POINTERS = (
+    (
+        Pointer.PREVIOUS_PAYMENT,
+        (
+            r"\b(?:el|mi) pago (?:anterior|de antes|previo)\b|\bel (?:anterior|penultimo) pago\b"
+            r"|\b(?:the|my) (?:previous|earlier|prior) payment\b|\bthe payment before\b"
+        ),
+    ),
     (Pointer.PAYMENT, r"\b(?:ese pago|that payment|this payment|el mismo pago)\b"),
     (
         Pointer.PREVIOUS,
