@@ -38,6 +38,8 @@ PAYMENT = (  # `client.evidence.payment_evidence`
         ("Te quedan USD 7,52 a favor y un crédito de USD 40,00.", SOME_CREDIT),
         ("Del pago quedaron USD 32,48 como saldo a favor.", PAYMENT),  # the applied part
         ("You have USD 40.00 of credit left from your payment.", PAYMENT),  # the whole payment
+        ("Tienes USD 32,48 disponibles a tu favor.", NO_CREDIT),
+        ("Tu saldo a favor en la cuenta 1000004821 es de USD 32,48.", NO_CREDIT),
     ],
 )
 def test_another_figure_said_as_credit_is_stopped(reply: str, evidence: str) -> None:

@@ -24,6 +24,7 @@ IN_CREDIT = (
         ("Your net balance is USD 32.48.", PARTLY_PAID),
         ("Tienes USD 7,52 de saldo neto.", PARTLY_PAID),  # the credit
         ("Saldo neto: USD 0,00.", IN_CREDIT),
+        ("El saldo neto de tu cuenta es de USD 32,48.", PARTLY_PAID),  # the amount due
     ],
 )
 def test_another_figure_said_as_the_net_balance_is_stopped(reply: str, evidence: str) -> None:

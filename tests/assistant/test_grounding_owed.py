@@ -11,6 +11,7 @@ import pytest
 
 from billing_toolkit.assistant.guards.labelled_figures import OWED, wrong_for
 from tests.assistant.grounding_helpers import verify
+from tests.assistant.test_grounding_paid import PARTLY_PAID
 
 SOME_CREDIT = (
     "Balance of account 1000004821 as of 2026-11-10T13:00:00Z: amount due USD 0.00;"
@@ -90,6 +91,20 @@ PLAN = (
         ("Tu deuda pendiente es de USD 7,52.", (SOME_CREDIT,)),
         ("Tienes saldo a favor y USD 7,52 pendientes.", (MIXED,)),  # the credit, as a debt
         ("Debes devolvernos nada: debes USD 7,52.", (SOME_CREDIT,)),
+        # the total of an invoice something was paid on, said as still owed
+        ("Aún debes USD 45,10 de la factura INV-2026-000130.", (PARTLY_PAID,)),
+        ("Tu factura INV-2026-000130 tiene un saldo pendiente de USD 45,10.", (PARTLY_PAID,)),
+        ("The outstanding balance on INV-2026-000130 is USD 45.10.", (PARTLY_PAID,)),
+        ("Todavía tienes USD 45,10 pendientes de la factura INV-2026-000130.", (PARTLY_PAID,)),
+        ("Your amount due is USD 45.10.", (PARTLY_PAID,)),
+        ("Aún debes USD 32,48 de la factura INV-2026-000123.", (PAID_INVOICE,)),
+        # a debt said as a request to pay, or as "you owe" after the amount
+        ("Please pay USD 7.52 to bring your account up to date.", (SOME_CREDIT,)),
+        ("You'll need to pay USD 7.52 to settle your account.", (SOME_CREDIT,)),
+        ("Necesitas pagar USD 7,52 antes del cierre.", (SOME_CREDIT,)),
+        ("Tu deuda con nosotros es de USD 40,00.", (SOME_CREDIT, PAYMENT)),
+        ("Do you want to pay the USD 7.52 you owe now?", (SOME_CREDIT,)),
+        ("Tienes pendiente por pagar USD 7,52.", (SOME_CREDIT,)),
     ],
 )
 def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
@@ -147,6 +162,14 @@ def test_money_on_the_subscribers_side_said_as_owed_is_stopped(
         # a credit and a debt joined by "y": the debt's amount is not the credit's
         ("Tienes USD 7,52 a favor y USD 45,10 pendientes.", (MIXED,)),
         ("You have USD 7.52 in credit and USD 45.10 outstanding.", (MIXED,)),
+        # what is left of a partly paid invoice; an amount after a debt's verb with its own
+        (
+            "Aún debes USD 25,10 de la factura INV-2026-000130, de un total de USD 45,10.",
+            (PARTLY_PAID,),
+        ),
+        ("Tu saldo a favor cubre parte de los USD 45,10 pendientes.", (MIXED,)),
+        ("Your USD 7.52 credit brings your USD 45.10 balance down to USD 37.58.", (MIXED,)),
+        ("Your credit is subtracted from the USD 45.10 you owe.", (MIXED,)),
     ],
 )
 def test_a_debt_or_a_credit_said_as_what_it_is_passes(

@@ -73,6 +73,12 @@ REPORT = (
         ("We've got your transfer of USD 45.10.", (PAYMENT, BALANCE)),
         ("Your payment of USD 45.10 was successfully received.", (PAYMENT, BALANCE)),
         ("Your USD 45.10 payment was received.", (PAYMENT, BALANCE)),
+        ("We received your USD 7.52 payment on November 5.", (PAYMENT,)),
+        ("Your most recent payment was USD 7.52.", (PAYMENT,)),
+        ("Tu pago más reciente fue de USD 7,52.", (PAYMENT,)),
+        ("Tu pago del 5 de noviembre fue de USD 7,52.", (PAYMENT,)),
+        ("Your payment of USD 7.52 was applied to your account.", (PAYMENT,)),
+        ("Registramos un abono de USD 25,10 a tu factura.", (PARTLY_PAID,)),  # what is due
     ],
 )
 def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str, ...]) -> None:
@@ -108,6 +114,21 @@ def test_another_figure_said_as_paid_is_stopped(reply: str, evidence: tuple[str,
         ("Your payment of USD 40.00 was received on November 5.", (PAYMENT,)),
         ("Tu pago de USD 40,00 fue recibido y USD 7,52 quedaron a favor.", (PAYMENT,)),
         ("We got your payment of USD 40.00.", (PAYMENT,)),
+        ("Registramos un abono de USD 20,00 a tu factura.", (PARTLY_PAID,)),
+        (
+            (
+                "We received your payment of USD 40.00; USD 32.48 went to INV-2026-000123 and"
+                " the remaining USD 7.52 was registered to your account as credit."
+            ),
+            (PAYMENT,),
+        ),
+        (
+            (
+                "Recibimos tu pago de USD 40,00 y USD 7,52 fueron registrados en tu cuenta como"
+                " saldo a favor."
+            ),
+            (PAYMENT,),
+        ),
         ("Your USD 40.00 transfer was received on November 5.", (PAYMENT,)),
         ("Nos llegó tu pago de USD 40,00 y se aplicaron USD 32,48.", (PAYMENT,)),
         ("Cuando tu pago de USD 45,10 sea recibido, lo verás aquí.", (PAYMENT, BALANCE)),

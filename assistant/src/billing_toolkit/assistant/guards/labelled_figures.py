@@ -9,7 +9,8 @@ of these fields — the field's words in the few words before it, in its own cla
 vencido es USD 32,48", "your credit balance is USD 5.00"), or right after it ("USD 32,48
 vencidos", "USD 5,00 a favor", "USD 5.00 in credit") — is backed only by an evidence figure
 of that field:
-- overdue: a balance's `overdue USD …`, or what an overdue invoice still owes;
+- overdue: a balance's `overdue USD …`, or what an overdue invoice still owes (an invoice
+  that is paid or open is not overdue: with only such invoices, no amount is);
 - credit: a balance's `credit USD …`, what a payment kept as credit (`unapplied (kept as
   credit) USD …`), or what a verified report credited (`credited USD …`);
 - net balance ("saldo neto"): a balance's `net balance USD …`;
@@ -21,8 +22,9 @@ What is owed ("debes USD 5,00", "total a pagar: USD 5,00", "you owe USD 5.00") i
 a field to list every figure of — an amount due, an invoice's total or one of its lines, a
 plan's price — so it is checked the other way round: such an amount is stopped only when the
 evidence gives it solely as money on the subscriber's side, a credit or something already
-paid (a credit of USD 7.52 said as "debes USD 7,52"); a figure the evidence also gives
-anywhere else, unsigned and not below zero, passes.
+paid (a credit of USD 7.52 said as "debes USD 7,52"), or the total of an invoice something was
+already paid on ("aún debes USD 45,10" of an invoice of USD 45.10 with USD 20.00 paid); a
+figure the evidence also gives anywhere else, unsigned and not below zero, passes.
 
 Only evidence that labels a figure of the field is read this way: with none, such an amount
 is left to the figure check as before. A field word after a negation ("no está vencido",
@@ -52,11 +54,27 @@ _CONVERSION = re.compile(r"\bUSD (\d+\.\d+) at the rate of \S+ is VES (\d+\.\d+)
 _PAYMENT_AMOUNT = re.compile(rf"\bof {_FIGURE} by\b")
 """`client.evidence.payment_evidence`: "PAY-… of USD 40.00 by transfer"."""
 _INVOICE_PAID = re.compile(rf"\bpaid {_FIGURE}")
+_PAID_TOTAL = re.compile(rf"\btotal {_FIGURE}; paid (?:USD|VES) (?!0\.00\b)")
+"""The total of an invoice something was paid on: no longer what is owed of it."""
 _REPORT_AMOUNT = re.compile(rf"\bPayment report \S+ for account \S+: \S+ {_FIGURE}")
 _REPORTED = re.compile(rf"\breported {_FIGURE}")
 """What a report's credit was converted from ("the reported VES 1234.56")."""
 _CREDITED = re.compile(rf"\bcredited {_FIGURE}")
 """What a verified report credited."""
+_NOT_IN_GAP = (
+    r"y|e|o|u|and|or|but|pero|cubre|cubrira|covers?|restar?|restando|subtract\w*|reduc\w*"
+    r"|descuent\w*|brings?|lowers?|recomiendo|recomendamos|recommend|sugiero|sugerimos|suggest"
+)
+"""Words that end a field's reach before an amount: a conjunction ("tienes USD 7,52 a favor y
+USD 45,10 pendientes") or a verb that makes the amount another phrase's object ("tu saldo a
+favor cubre parte de los USD 45,10")."""
+_OF_WHAT = (
+    r"(?:de|del|en|on|of|in|for) (?:la |tu |your |the |esta |this )?"
+    r"(?:(?:cuenta|account)(?: \d+)?|(?:factura|invoice|bill|recibo)(?: (?:de|del|of|for) \w+)?"
+    r"(?: inv-[\d-]+)?|inv-[\d-]+)"
+)
+"""What a field is of, right after its words, counted as no word of the gap: "el saldo neto
+de tu cuenta es de", "el monto vencido de tu factura de octubre es", "on INV-2026-000130"."""
 _CURRENCY_BEFORE = re.compile(r"(?:usd|ves|bs\.?|\$|us\$)\s*$")
 _UNIT_AFTER = re.compile(r"\s*(?:usd|ves|bs\.?|d[oó]lares|dollars|bol[ií]vares)\b")
 
@@ -74,10 +92,9 @@ class LabelledField:
     refuted_by: tuple[re.Pattern[str], ...] = ()
     """For a field too wide to list (what is owed): the figures that contradict it; an
     amount said of the field is wrong when the evidence gives it only as one of these."""
-    gap: str = r"(?:\s+(?!(?:y|e|o|u|and|or|but|pero)\b)[^\s,;:.]+){0,4}?"
+    gap: str = rf"(?:\s+{_OF_WHAT})?(?:\s+(?!(?:{_NOT_IN_GAP})\b)[^\s,;:.]+){{0,4}}?"
     """What may stand between the field's words and the amount after them: by default up to
-    four words, none of them a conjunction ("tienes USD 7,52 a favor y USD 45,10 pendientes":
-    the second amount is another phrase's)."""
+    four words, none of `_NOT_IN_GAP`."""
     cancelled_by: re.Pattern[str] = _NEGATED
     """Words just before the field's words that say nothing of the amount ("no tienes
     saldo a favor de…")."""
@@ -91,6 +108,10 @@ class LabelledField:
     """Text right before an amount (and its currency) that takes it out of the field."""
     converted: bool = False
     """The bolívares of a conversion whose dollars are a figure of the field back it too."""
+    known_by: tuple[re.Pattern[str], ...] = ()
+    """Evidence that settles the field without a figure of it (an invoice whose status is
+    "paid" or "open" is not overdue): with it, an amount said of the field is held to the
+    figures there are, even none."""
 
     @cached_property
     def before(self) -> re.Pattern[str]:
@@ -112,14 +133,14 @@ class LabelledField:
         """`spared_before` and `spared_after`, compiled."""
         return (
             re.compile(rf"\b(?:{self.spared_before})\s*$") if self.spared_before else None,
-            re.compile(rf"^\s*(?:\S+\s+){{0,2}}?(?:{self.spared_after})\b")
+            re.compile(rf"^\s*(?:[^\s,;.]+\s+){{0,6}}?(?:{self.spared_after})\b")
             if self.spared_after
             else None,
         )
 
 
 OVERDUE = LabelledField(
-    r"(?:vencid[oa]s?|atrasad[oa]s?|en mora|overdue|past due)",
+    r"(?:vencid[oa]s?|atrasad[oa]s?|en mora|overdue|past[- ]due)",
     r"(?:est[aá]n?|is|are)",
     (
         re.compile(rf"\boverdue {_FIGURE}"),
@@ -127,12 +148,15 @@ OVERDUE = LabelledField(
         # dots of its amounts are not the sentence's end)
         re.compile(rf"\bstatus overdue\b(?:[^.]|\.\d)*?\bamount due {_FIGURE}"),
     ),
+    spared_before=r"(?:un |a )?total(?: de| of)?|out of|tendras|tendra|you'll have|you will have"
+    r"|would have|will have",
+    known_by=(re.compile(r"\bInvoice \S+ of account \S+: status (?:open|paid)\b"),),
 )
 CREDIT = LabelledField(
     r"(?:(?:saldo )?a (?:tu )?favor|saldo acreedor|(?<!tarjeta de )(?<!nota de )credito"
     r"|credit(?! card| note)(?: balance)?)",
     r"(?:(?:como|de|of|as|in)(?: (?:saldo|tu|your))?"
-    r"|(?:est[aá]n?|is|are|quedan?|remain)(?: (?:en|as))?)",
+    r"|(?:est[aá]n?|is|are|quedan?|remain)(?: (?:en|as))?|disponibles?|available)",
     (
         re.compile(rf"\bcredit {_FIGURE}"),
         re.compile(rf"\bkept as credit\) {_FIGURE}"),
@@ -149,16 +173,28 @@ OWED = LabelledField(
     r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) (?:pagar|cancelar)"
     r"|(?:te |le )?(?:quedan?|faltan?) (?:por )?pagar|(?:saldo|monto|importe) (?:pendiente|deudor)"
     r"|deuda|tienes pendientes?|you (?:still )?owe|you (?:still )?(?:need|have) to pay"
+    r"|you(?:'ll| will)(?: still)? (?:need|have) to pay|please pay|necesitas pagar"
     r"|amount (?:you owe|to pay|due)|balance due|outstanding (?:balance|amount)"
     r"|amount outstanding)",
     "",
     (),
-    refuted_by=(*CREDIT.evidence, _INVOICE_PAID, _PAYMENT_AMOUNT, _REPORT_AMOUNT, _REPORTED),
-    gap=r"(?:\s+(?:pagar|cancelar|abonar|aun|todavia|ahora|solo|pendiente|un total de|un monto de"
+    refuted_by=(
+        *CREDIT.evidence,
+        _INVOICE_PAID,
+        _PAID_TOTAL,
+        _PAYMENT_AMOUNT,
+        _REPORT_AMOUNT,
+        _REPORTED,
+    ),
+    gap=rf"(?:\s+(?:{_OF_WHAT}|pagar|cancelar|abonar|por pagar|por cancelar|con nosotros|with us|aun|todavia"
+    r"|ahora|solo|pendiente|un total de|un monto de"
     r"|en total|es|es de|de|us|still|now|only|is|of|a total of|in total))*",
     after_only=r"(?:es lo que|son lo que|is what|are what)\s+(?:debes|adeudas|you (?:still )?owe)\b"
+    r"|(?:that |which )?you (?:still )?owe\b(?!\s+(?:nothing|no\b|none|usd|ves|bs|\$|us\$|\d))"
+    r"|que (?:aun |todavia )?(?:debes|adeudas)\b(?!\s+(?:nada|usd|ves|bs|\$|us\$|\d))"
     r"|(?:quedan? |faltan? )?por (?:pagar|cancelar)\b|sin pagar\b|adeudad[oa]s?\b"
-    r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b))"
+    r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b)"
+    r"(?!(?:la |tu |esa |esta )?(?:factura|recibo|cuota|inv-)))"
     r"(?!\s+(?:a (?:tu )?favor|para|en revision|hasta)\b)"
     r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b(?!\s+credit)",
     spared_before=r"(?:reporte|report|credito|credit|reembolso|refund)\s+(?:de|por|of|for)"
@@ -175,8 +211,10 @@ PAID = LabelledField(
     r"(?:pagaste|abonaste|transferiste|cancelaste|depositaste|(?:nos )?enviaste|you paid"
     r"|you sent|we received|you(?:'ve| have) paid|we(?:'ve| have) received|recibimos"
     r"|we(?:'ve| have)? got|nos llegaron|se recibio"
-    r"|(?:nos llego|registramos|confirmamos|se registro)(?= (?:tu|el|un|la) (?:pago|transferencia))"
-    r"|(?:hiciste|realizaste) un pago|tu pago fue|ultimo pago|(?:your|the) last payment"
+    r"|(?:nos llego|registramos|confirmamos|se registro)"
+    r"(?= (?:tu|el|un|la) (?:pago|transferencia|abono|deposito))"
+    r"|(?:hiciste|realizaste) un pago|tu pago (?:del? (?:\d{1,2} de )?\w+ )?fue|ultimo pago"
+    r"|pago mas reciente|(?:your|the) (?:last|latest|most recent) payment"
     r"|monto pagado|total pagado|pago recibido|amount paid)",
     "",
     (
@@ -188,20 +226,21 @@ PAID = LabelledField(
         _REPORTED,
     ),
     gap=r"(?:\s+(?:fue|fueron|was|de|por|of|for|un total de|en total|a total of|in total|el|the"
-    r"|ayer|hoy|yesterday|today|tu pago de|tu pago por|el pago de|el pago por|pago de"
+    r"|ayer|hoy|yesterday|today|tu pago de|tu pago por|el pago de|el pago por|pago de|your|tu"
     r"|your payment of|your transfer of"
-    r"|(?:tu|el|un|la|una) (?:pago|transferencia)(?: movil)? (?:de|por)|con (?:transferencia|tarjeta|pago movil)|by (?:transfer|card)))*",
+    r"|(?:tu|el|un|la|una) (?:pago|transferencia|abono|deposito)(?: movil)? (?:de|por)|con (?:transferencia|tarjeta|pago movil)|by (?:transfer|card)))*",
     cancelled_by=_NEGATED_OR_IF,
     after_only=r"(?:que|that|which)(?: (?:ya|you))?\s+(?:pagaste|abonaste|transferiste"
     r"|cancelaste|recibimos|you paid|you sent|we received)\b"
     r"|(?:you paid|you sent|we received)\b(?!\s+(?:usd|ves|bs|\$|us\$|\d))"
-    r"|(?:ya )?(?:fue|ha sido|fueron|han sido) (?:recibid|registrad|procesad)[oa]s?\b"
+    r"|(?:ya )?(?:fue|ha sido|fueron|han sido) (?:recibid|registrad|procesad|aplicad)[oa]s?\b"
     r"|(?:ya )?se (?:recibio|registro)\b|quedo registrad[oa]\b|recibid[oa]s?\b"
     r"|(?:(?:payment|transfer) )?(?:was|were|has been|have been) (?:successfully )?"
-    r"(?:received|registered|processed)\b",
+    r"(?:received|registered|processed|applied)\b",
     spared_after=r"de mas|de sobra|en exceso|extra|adicionales?|more than|too much"
     r"|como (?:saldo a favor|credito)|as credit",
-    spared_before=r"extra|adicionales?|excedentes?|sobrantes?"
+    spared_before=r"extra|adicionales?|excedentes?|sobrantes?|restantes?|remaining|the rest of"
+    r"|el resto de"
     r"|(?:credito|excedente|reembolso|refund|credit)\s+(?:de|por|of|for)",
     converted=True,
 )
@@ -242,7 +281,8 @@ def wrong_for(
     when the evidence labels no figure of the field (nothing to hold the amount to)."""
     if not field.refuted_by:
         backed = labelled_figures(field, evidence_texts)
-        return (lambda value: value not in backed) if backed else None
+        known = backed or any(p.search(text) for text in evidence_texts for p in field.known_by)
+        return (lambda value: value not in backed) if known else None
     refuting = {
         (index, match.start(1)): abs(Decimal(match[1]))
         for index, text in enumerate(evidence_texts)
