@@ -163,6 +163,12 @@ def stopped(reply: str, evidence: str) -> tuple[str, ...]:
             "Tu pago de Bs. 1.310,40 se acreditó a la tasa de Bs. 91,9581 por dólar: USD 14,25.",
         ),
         ("verified", "Acreditamos Bs. 1.310,40 como USD 14,25."),
+        # the same in a later sentence of a reply (its offsets are the folded sentence's)
+        (
+            "verified",
+            "¡Hola! Acreditamos tu pago móvil de Bs. 1.310,40 como USD 14,25. ¿Algo más?",
+        ),
+        ("verified", "Hola.  Tu pago de Bs. 1.310,40 se acreditó como USD 14,25."),
         ("verified", "Se acreditaron USD 14,25 por tu pago de Bs. 1.310,40."),
         ("verified", "We credited VES 1,310.40, converted into USD 14.25."),
         # "pendiente" of an invoice while the report is verified
@@ -257,6 +263,9 @@ def test_a_wrong_currency_or_conversion_is_stopped(evidence: str, reply: str, wr
         "This rate came out today: VES 91.9581 per dollar.",
         "La tasa de hoy subió respecto a la de ayer: ahora es Bs. 91,9581 por dólar.",
         "The rate was updated today: VES 91.9581 per dollar.",
+        "The BCV updated the rate today to VES 91.9581 per dollar.",
+        "Today's rate is VES 91.9581 per dollar; the BCV updated it this morning.",
+        "The rate came out this morning: VES 91.9581 per dollar.",
     ],
 )
 def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply: str) -> None:
@@ -284,6 +293,7 @@ def test_a_rate_with_the_wrong_day_or_a_carried_rate_as_todays_is_stopped(reply:
         ("verified", "Se acreditaron Bs. 1.310,40 por tu pago de USD 14,25.", "1.310,40"),
         # the reported bolívares said as credited, the credit then in another phrase
         ("verified", "Acreditamos Bs. 1.310,40, quedan USD 14,25 a favor.", "1.310,40"),
+        ("verified", "Hola. Acreditamos Bs. 1.310,40, quedan USD 14,25 a favor.", "1.310,40"),
         ("verified", "Bs. 1.310,40 acreditados, USD 14,25 de saldo a favor.", "1.310,40"),
         ("verified", "We credited VES 1,310.40, leaving USD 14.25 in credit.", "1,310.40"),
         ("verified", "VES 1,310.40 credited, USD 14.25 left as credit.", "1,310.40"),

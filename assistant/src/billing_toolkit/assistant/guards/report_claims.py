@@ -136,15 +136,15 @@ _NEGATED = re.compile(
 "once it is verified", "cuando sea verificado"): no claim of what is."""
 _PUBLISHED = re.compile(
     r"\b(?:publicad[oa]s?|se publico|publico|published|(?:se )?actualizo|actualizad[oa]|salio"
-    r"|came out|(?:was|were) (?:updated|released))\b"
+    r"|came out|updated|released)\b"
     r"|(?<=\btasa )(?:de hoy |del dia )?(?:subio|bajo|cambio|aumento)\b"
     r"|(?<=\brate )(?:today )?(?:went up|went down|changed|rose|fell)\b"
 )
 """A publication claimed: published, updated, released, or a rate said to have moved (a
 move is a new publication)."""
-_TODAY_BEFORE = re.compile(r"\b(?:hoy|today)\b[^.;:\n\d]{0,20}\Z")
+_TODAY_BEFORE = re.compile(r"\b(?:hoy|today|this morning|esta manana)\b[^.;:\n\d]{0,20}\Z")
 """"Hoy el BCV actualizó la tasa": the day said just before the publication's verb."""
-_TODAY = re.compile(r"\A[^.;\n\d]{0,12}?\b(?:hoy|today)\b")
+_TODAY = re.compile(r"\A[^.;\n\d]{0,12}?\b(?:hoy|today|this morning|esta manana)\b")
 _PUBLICATION_REACH = 40
 """How far after "publicada"/"published" its day may be written ("publicada el viernes 6 de
 noviembre de 2026")."""
@@ -297,7 +297,7 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
     holds when what follows that amount (or the word, when the amount stands before it) is
     the credit it became (`_BECAME`: "como USD 14,25")."""
     folded = fold(sentence)
-    amounts = find_amounts(sentence)
+    amounts = find_amounts(folded)  # offsets in the folded text the words are found in
     failed = []
     for match in _CREDITED.finditer(folded):
         if _NEGATED.search(folded, 0, match.start()) is not None:
@@ -316,10 +316,10 @@ def _credited_claims(sentence: str, spoken: Sequence[_Report]) -> list[str]:
         said = min(near, key=lambda a: min(abs(a.start - match.end()), abs(match.start() - a.end)))
         since = max(said.end, match.end())
         became = next((a for a in amounts if a.start >= since), None)
-        if not _credited_as(sentence, said, spoken) and not (
+        if not _credited_as(folded, said, spoken) and not (
             became is not None
             and _BECAME.fullmatch(folded, since, became.start)
-            and _credited_as(sentence, became, spoken)
+            and _credited_as(folded, became, spoken)
         ):
             failed.append(said.token)
     return failed
