@@ -116,6 +116,9 @@ class TestPeriods:
             ("el recibo del mes antepasado", None, None, 2),
             ("la de este mes", None, None, 0),
             ("last month's invoice", None, None, 1),
+            ("la factura pasada cuánto fue?", None, None, 1),
+            ("el recibo pasado", None, None, 1),
+            ("la penúltima factura", None, None, 1),
         ],
     )
     def test_periods_are_read(
@@ -262,6 +265,13 @@ class TestInvoiceChoice:
             ("invoice ending in 676", "676"),
             ("los últimos 4 dígitos son 4748", "4748"),
             ("termina en 12", None),  # two digits match too many invoices to mean one
+            ("la factura 7875", "7875"),  # right after an invoice word: too short to be whole
+            ("factura nro. 7875", "7875"),
+            ("invoice #7875", "7875"),
+            ("la de los números 8372", "8372"),
+            ("la factura 2026", None),  # a year
+            ("la factura 100,00", None),  # an amount
+            ("la factura INV-2026-004410", None),  # a whole number: `text/identifiers.py`
         ],
     )
     def test_last_digits_are_read(self, message: str, digits: str | None) -> None:
@@ -282,6 +292,7 @@ class TestReferents:
             ("¿y qué trae esa?", Pointer.THAT),
             ("what's in that one?", Pointer.THAT),
             ("¿y la anterior?", Pointer.PREVIOUS),
+            ("¿y la factura anterior?", Pointer.PREVIOUS),
             ("the previous one", Pointer.PREVIOUS),
             ("la otra", Pointer.OTHER),
             ("la segunda porfa", Pointer.SECOND),
@@ -304,6 +315,9 @@ class TestReferents:
         assert resolve(Pointer.OTHER, ["INV-3"], own) == []  # "la otra" of one: ask
         assert resolve(Pointer.SECOND, ["INV-3", "INV-2"], own) == ["INV-2"]
         assert resolve(Pointer.THAT, [], own) == []
+        assert (
+            resolve(Pointer.PREVIOUS, [], own) == own[1:2]
+        )  # "la factura anterior": before the newest
 
     def test_referents_expire(self) -> None:
         now = datetime(2026, 11, 10, 13, 0, tzinfo=UTC)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from billing_toolkit.assistant.turn.pipeline import AssistantPipeline, PipelineSettings
 from billing_toolkit.assistant.turn.result import Action
 from billing_toolkit.assistant.understanding.keyword_classifier import KeywordClassifier
@@ -98,6 +100,21 @@ class TestInvoicesByPeriodAndDigits:
         # INV-2026-004300 is another customer's: its digits find nothing here.
         reply = said(pipeline.handle(MARIA_PHONE, "la que termina en 4300"))
         assert "No encontré una factura tuya que termine en 4300" in reply
+
+    def test_digits_right_after_an_invoice_word_are_its_last_digits(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "la factura 4102 cuánto era?"))
+        assert reply.startswith(f"Factura {PREVIOUS}")
+
+    @pytest.mark.parametrize(
+        "message", ["the previous invoice", "la factura pasada", "la factura anterior"]
+    )
+    def test_the_previous_invoice_with_nothing_shown_is_the_one_before_the_newest(
+        self, make_pipeline: PipelineFactory, message: str
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, message))
+        assert PREVIOUS in reply and LATEST not in reply, reply
 
     def test_digits_no_invoice_ends_in_may_be_the_last_payments_reference(
         self, make_pipeline: PipelineFactory

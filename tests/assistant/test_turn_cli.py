@@ -48,6 +48,19 @@ def test_ask_an_escalation_carries_both_summaries(
     assert out["agent_summary"]["es"] and out["agent_summary"]["en"]
 
 
+def test_ask_counts_today_from_the_in_process_simulators_day(
+    capsys: pytest.CaptureFixture[str], phone: str, billing_sim: BillingSim
+) -> None:
+    """The simulator's clock stands on its dataset's day, not on this machine's: "la tasa de
+    hoy" is that day's rate (on the machine's clock it was a day with no rate at all)."""
+    code = main(["ask", "¿cuál es la tasa bcv de hoy?", "--phone", phone, "--json", *SMALL])
+    out = json.loads(capsys.readouterr().out)
+    day = billing_sim.control.clock.now().date()
+    assert code == 0 and out["action"] == "reply", out
+    assert f"{day.day} de" in out["reply"] and str(day.year) in out["reply"]
+    assert "No encontré" not in out["reply"]
+
+
 def test_ask_prints_a_readable_outcome(capsys: pytest.CaptureFixture[str], phone: str) -> None:
     assert main(["ask", "¿cómo pago con zelle?", "--phone", phone, *SMALL]) == 0
     out = capsys.readouterr().out

@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from functools import partial
 
 from billing_toolkit.assistant.commands.local_simulator import (
@@ -138,6 +139,10 @@ def open_session(args: argparse.Namespace) -> Iterator[Assistant]:
     with local_simulator_of(args) as simulator:
         tenant = simulator.tenant(args.tenant)
         config = config_of(args, base_url=LOCAL_BASE_URL, api_key=tenant["api_key"])
+        # The simulator's day is the billing system's: "hoy", "ayer", today's rate and a
+        # payment "hecho hoy" count from it, not from this machine's clock (as `eval` does).
+        clock = simulator.control.clock.now
+        config = replace(config, settings=replace(config.settings, clock=clock))
         with open_assistant(config, transport=simulator.transport) as assistant:
             yield assistant
 

@@ -6,7 +6,8 @@ pure rule over those referents and the subscriber's own invoices (newest first):
 - "esa" / "that one": the one invoice shown; several shown → ask which;
 - "la primera" / "la segunda": by the order shown (a list, a labelled choice);
 - "la otra" / "the other one": of two shown, the one not shown first (of one, a question);
-- "la anterior" / "the previous one": the invoice issued before the one shown.
+- "la anterior" / "the previous one": the invoice issued before the one shown ("la factura
+  anterior" with nothing shown: the one before the newest).
 Nothing live to point at → ask which. Bias: ask rather than guess — showing the wrong
 invoice reads as a wrong figure.
 """
@@ -87,6 +88,8 @@ def resolve(pointer: Pointer, shown: Sequence[str], own: Sequence[str]) -> list[
     if pointer is Pointer.OTHER:
         return list(shown[1:2]) if len(shown) == 2 else list(shown) if len(shown) > 2 else []
     if pointer is Pointer.PREVIOUS:
+        if not shown:  # "the previous invoice", nothing shown: the one before the newest
+            return list(own[1:2])
         if len(shown) != 1 or shown[0] not in own:
             return list(shown)
         after = own.index(shown[0]) + 1

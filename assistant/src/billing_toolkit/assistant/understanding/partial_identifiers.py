@@ -6,7 +6,9 @@ identifier, and searching the whole tenant by one would let anybody fish for inv
 
 Bias: 3 to 6 digits, after words that say they are the end of a number ("termina en",
 "terminada en", "acaba en", "los últimos dígitos", "ends in", "ending with", "the one
-ending 4410", "last digits"). Fewer than three digits match too many invoices to mean one; more than six is a
+ending 4410", "last digits"), or right after an invoice word ("la factura 7875", "factura
+nro 7875", "invoice 7875": a whole number is never that short) — but not a year ("la
+factura 2026") nor an amount ("factura 100,00"). Fewer than three digits match too many invoices to mean one; more than six is a
 whole number, read by `text/identifiers.py`.
 """
 
@@ -21,8 +23,10 @@ _SUFFIX = re.compile(
     r"\b(?:termina(?:n|da)? en|acaba(?:n|da)? en|finaliza(?:da)? en|"
     rf"(?:los |sus |cuyos )?ultimos (?:{_COUNT})?(?:digitos|numeros)(?: son| es| de)?|"
     r"(?:ends|ending)(?: in| with)?|end (?:in|with)|"
-    rf"(?:the |whose )?last (?:{_COUNT})?(?:digits|numbers)(?: are| of)?)"
-    r"[\s:#-]*(?:el |en |in |with )?(\d{3,6})(?!\d)"
+    rf"(?:the |whose )?last (?:{_COUNT})?(?:digits|numbers)(?: are| of)?"
+    r"|(?:factura|recibo|invoice|bill)(?: (?:nro|no|n|numero|number|num)\.?°?)?"
+    r"|(?:la|el) de los numeros)"
+    r"[\s:#-]*(?:el |en |in |with )?(?!20\d\d(?!\d))(\d{3,6})(?![.,-]?\d)"
 )
 
 

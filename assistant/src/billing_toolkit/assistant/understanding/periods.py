@@ -10,7 +10,9 @@ What counts as a period request:
   "la de" / "el de" / "the one from" ("la de otubre", "the one from July"), optionally with a year ("julio de 2025", "july 2025");
 - a relative month — "este mes", "el mes pasado", "el mes antepasado", "this month", "last
   month", "the month before last" — with an invoice word, "la del" or
-  "the one from" ("la del mes pasado", "the one from last month").
+  "the one from" ("la del mes pasado", "the one from last month"); "la factura pasada" and
+  "la penúltima factura" are last month's (billing is monthly: the one before the current;
+  "la anterior" / "the previous one" point back instead, `referring.py`).
 
 Bias: a month alone is not a period request. "¿cuánto debo este mes?" is a balance question
 and "vence el 21 de noviembre" is a date, so without an invoice word (or "la de") next to it
@@ -40,7 +42,13 @@ _PAID = (
 "what did I pay in August" — never "pagar"/"pay" (what is to be paid is the invoice's)."""
 _RELATIVE = (
     (2, re.compile(r"\b(?:mes antepasado|the month before last)\b")),
-    (1, re.compile(r"\b(?:mes pasado|ultimo mes|mes anterior|last month|previous month)\b")),
+    (
+        1,
+        re.compile(
+            r"\b(?:mes pasado|ultimo mes|mes anterior|last month|previous month"
+            r"|(?<=factura )pasada|(?<=recibo )pasado|penultim[oa](?= (?:factura|recibo)))\b"
+        ),
+    ),
     (0, re.compile(r"\b(?:este mes|mes actual|this month|current month)\b")),
 )
 _WORD = re.compile(r"[a-z]+")

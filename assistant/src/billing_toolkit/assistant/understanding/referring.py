@@ -41,7 +41,8 @@ _POINTERS = (
     (
         Pointer.PREVIOUS,
         (
-            r"\b(?:la|el) (?:anterior|de antes|previa)\b|\bthe (?:previous|earlier|prior) (?:one|invoice|bill)\b"
+            r"\b(?:la|el) (?:(?:factura|recibo) )?(?:anterior|de antes|previa)\b"
+            r"|\bthe (?:previous|earlier|prior) (?:one|invoice|bill)\b"
             r"|\bthe one before\b"
         ),
     ),
