@@ -33,6 +33,7 @@ from billing_toolkit.assistant.understanding.payment_report_reading import (
 )
 from billing_toolkit.assistant.understanding.rate_questions import (
     asks_due_in_bolivares,
+    asks_overdue_in_bolivares,
     asks_todays_rate,
 )
 from billing_toolkit.assistant.understanding.report_status_questions import asks_report_status
@@ -254,10 +255,29 @@ def test_a_short_english_rate_question_is_one(message: str, asks: bool) -> None:
         ("what i owe in bs", True),
         ("y en dolares?", False),
         ("pague en bs", False),
+        # an invoice's figure, not what is due today: the month, the digits, the past
+        ("la factura de octubre en bolivares cuanto era", False),
+        ("y esa cuanto era en bolivares?", False),
+        ("la factura 7832 en bs", False),
+        ("how much was that in bolivars?", False),
     ],
 )
 def test_what_they_owe_in_bolivares_is_asked_in_a_few_words(message: str, asks: bool) -> None:
     assert asks_due_in_bolivares(fold(message)) is asks
+
+
+@pytest.mark.parametrize(
+    ("message", "asks"),
+    [
+        ("lo vencido en bs cuanto es?", True),
+        ("cuanto es mi mora en bolivares", True),
+        ("how much is my overdue amount in bolivars?", True),
+        ("cuanto debo en bolivares", False),  # all that is due
+        ("lo vencido cuanto es?", False),  # no bolívares asked
+    ],
+)
+def test_the_overdue_part_in_bolivares_is_told_apart(message: str, asks: bool) -> None:
+    assert asks_overdue_in_bolivares(fold(message)) is asks
 
 
 # -- a report and a question in one message: which items ask ---------------------------------
@@ -498,3 +518,17 @@ def test_a_follow_up_in_bolivares_is_the_amount_due_at_todays_rate(
     language = Language.ENGLISH if question.startswith("ok") else Language.SPANISH
     reply = replied(bot.handle(customer["phone"], question))
     assert due_in_bolivares(sim, customer, language) in reply
+
+
+def test_the_overdue_part_in_bolivares_is_said_as_overdue_and_converted(
+    sim: Sim, bot: AssistantPipeline
+) -> None:
+    """(`asks_overdue_in_bolivares` keeps it apart from all that is due; this dataset's late
+    customers owe nothing besides what is overdue.)"""
+    late = sim.sample("overdue")
+    balance = sim.get(f"/v1/customers/{late['account_number']}/balance").json()
+    rate = Decimal(sim.get(f"/v1/exchange-rates/{balance['as_of'][:10]}").json()["rate"])
+    overdue = Decimal(balance["overdue_amount"])
+    reply = replied(bot.handle(late["phone"], "lo vencido en bs cuanto es?"))
+    assert format_amount(str(usd_to_ves(overdue, rate)), "VES", Language.SPANISH) in reply
+    assert f"{format_amount(str(overdue), 'USD', Language.SPANISH)} vencido" in reply

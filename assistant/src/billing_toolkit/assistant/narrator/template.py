@@ -368,7 +368,14 @@ def _exchange_rate(w: _Writer, data: Data) -> str:
 
 
 def _amount_due(w: _Writer, data: Data) -> str:
-    """The amount due alone: the rate's part says what it is in bolívares."""
+    """The amount due alone (or the overdue part, when that is what was converted): the
+    rate's part says what it is in bolívares."""
+    if data.get("converted") == "overdue_amount":
+        overdue = w.money(data["overdue_amount"], data["currency"])
+        return w.t(
+            f"Tu cuenta {data['account_number']} tiene {overdue} vencido.",
+            f"Account {data['account_number']} has {overdue} overdue.",
+        )
     return w.t(
         f"Tu cuenta {data['account_number']} tiene por pagar "
         f"{w.money(data['amount_due'], data['currency'])}.",

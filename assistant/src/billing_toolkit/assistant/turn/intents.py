@@ -58,6 +58,7 @@ from billing_toolkit.assistant.understanding.partial_identifiers import suffix_a
 from billing_toolkit.assistant.understanding.periods import payment_period_asked, period_asked
 from billing_toolkit.assistant.understanding.rate_questions import (
     asks_due_in_bolivares,
+    asks_overdue_in_bolivares,
     asks_todays_rate,
 )
 from billing_toolkit.assistant.understanding.referring import Pointer, names_invoice, pointer_in
@@ -226,6 +227,10 @@ def _answerable(text: str) -> Route | None:
     amount due in bolívares and today's rate, from the billing API."""
     if asks_report_status(text):
         return STATUS_OF_THE_REPORT
+    if asks_overdue_in_bolivares(text):
+        return Route(
+            Intent.DUE_IN_BOLIVARES, "exchange_rate", {"overdue": True}, "overdue in bolívares"
+        )
     if asks_due_in_bolivares(text):
         return Route(Intent.DUE_IN_BOLIVARES, "exchange_rate", {}, "amount due in bolívares")
     if asks_todays_rate(text):

@@ -421,20 +421,22 @@ class _RunningTurn:
             self._notice(notices.nothing_on_record("exchange_rate", self.language))
         return result
 
-    def _due_in_bolivares(self) -> list[ToolResult]:
-        """The amount due at the rate of the billing system's today (the balance's as-of
-        day). An account billed in bolívares already owes bolívares, and nothing due is
-        nothing to convert ("USD 0,00 son Bs. 0,00" would hide a credit): the balance
-        answers, its credit included."""
+    def _due_in_bolivares(self, *, overdue: bool = False) -> list[ToolResult]:
+        """The amount due (`overdue`: only what is overdue, "lo vencido en bs") at the rate of
+        the billing system's today (the balance's as-of day). An account billed in bolívares
+        already owes bolívares, and nothing due is nothing to convert ("USD 0,00 son Bs.
+        0,00" would hide a credit): the balance answers, its credit included."""
         balance = self._invoke("balance")
         data = balance.data or {}
         if not balance.ok or not data:
             self._notice(notices.nothing_on_record("balance", self.language))
-        if data.get("currency") != "USD" or Decimal(str(data["amount_due"])) <= 0:
+        field = "overdue_amount" if overdue else "amount_due"
+        if data.get("currency") != "USD" or Decimal(str(data[field])) <= 0:
             self.intent = Intent.BALANCE
             return [balance]
         on = _day(data["as_of"]) if data.get("as_of") else self._today()
-        return [balance, self._rate(on, Decimal(str(data["amount_due"])))]
+        shown = replace(balance, data={**data, "converted": field})
+        return [shown, self._rate(on, Decimal(str(data[field])))]
 
     def _report_status(self, said: str) -> ToolResult:
         """The newest report's status, or — `said` names a reference ("¿qué pasó con la
@@ -637,7 +639,7 @@ class _RunningTurn:
             asked = day_said(said, self._today(), day_first=self._day_first())
             return [self._rate(asked or self._today())]
         if answering.intent is Intent.DUE_IN_BOLIVARES:
-            return self._due_in_bolivares()
+            return self._due_in_bolivares(overdue=bool(answering.params.get("overdue")))
         if answering.intent is Intent.REPORT_STATUS:
             return [self._report_status(said)]
         if answering.capability == "payments":

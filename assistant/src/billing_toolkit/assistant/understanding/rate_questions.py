@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
 from billing_toolkit.assistant.understanding.payment_report_reading import names_a_day
+from billing_toolkit.assistant.understanding.periods import period_asked
 
 _TODAYS_RATE = re.compile(
     r"\b(?:a |en )?(?:como|cuanto) (?:esta|estara|estaba|estuvo|amanecio|quedo|va|cerro|abrio) "
@@ -40,7 +42,7 @@ _HOW_MUCH = re.compile(r"\b(?:cuanto|cuantos|how much|what)\b")
 _MINE = re.compile(
     r"\b(?:debo|deuda|saldo|factura|recibo|eso|esa|me toca|tengo que pagar|pago|mensualidad|"
     r"me sale|sale|seria|serian|son|es|owe|debt|balance|bill|invoice|that|it|i pay|"
-    r"i have to pay)\b"
+    r"i have to pay|vencido|mora|overdue|amount)\b"
 )
 _OWN_IN_BOLIVARES = re.compile(
     rf"\b(?:(?:mi )?(?:saldo|deuda|factura)(?: \S+)??|lo que (?:debo|tengo que pagar)|what i owe) "
@@ -86,10 +88,24 @@ def asks_todays_rate(text: str) -> bool:
     return bool(_RATE_ASKED.search(text) and names_a_day(text) and not _POLICY.search(text))
 
 
+_OVERDUE = re.compile(r"\b(?:vencid[oa]s?|lo vencido|mora|atrasad[oa]s?|overdue|past[- ]due)\b")
+_PAST = re.compile(r"\b(?:era|fue|fueron|eran|was|were)\b")
+"""A figure asked in the past ("¿y esa cuánto era en bolívares?"): an invoice's, not what is
+due today."""
+
+
+def asks_overdue_in_bolivares(text: str) -> bool:
+    """ "¿Lo vencido en bs cuánto es?": the overdue amount, not all that is due, in bolívares."""
+    return asks_due_in_bolivares(text) and bool(_OVERDUE.search(text))
+
+
 def asks_due_in_bolivares(text: str) -> bool:
     """ "¿Cuánto es mi deuda en bolívares?", "how much is that in bolivars": their own amount
-    due, at today's rate."""
+    due, at today's rate. Not a figure asked in the past, nor one of an invoice named by its
+    month or digits: converting today's amount due would answer another question."""
     if _FIGURE.search(text) or _RATE_ITSELF.search(text) or _PRICE_OF.search(text):
+        return False
+    if _PAST.search(text) or period_asked(text) is not None or suffix_asked(text) is not None:
         return False
     if _OWN_IN_BOLIVARES.search(text) or _ONLY_IN_BOLIVARES.search(text):
         return True
