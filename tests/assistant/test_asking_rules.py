@@ -293,6 +293,8 @@ class TestReferents:
             ("what's in that one?", Pointer.THAT),
             ("¿y la anterior?", Pointer.PREVIOUS),
             ("¿y la factura anterior?", Pointer.PREVIOUS),
+            ("was it paid?", Pointer.THAT),
+            ("¿ya está paga?", Pointer.THAT),
             ("the previous one", Pointer.PREVIOUS),
             ("la otra", Pointer.OTHER),
             ("la segunda porfa", Pointer.SECOND),

@@ -194,6 +194,14 @@ class TestPointingBack:
         reply = said(pipeline.handle(MARIA_PHONE, "¿y la anterior?"))
         assert reply.startswith(f"Factura {PREVIOUS}")
 
+    def test_was_it_paid_after_an_invoice_is_that_invoices_status_not_the_last_payment(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {LATEST}"))
+        reply = said(pipeline.handle(MARIA_PHONE, "was it paid?"))
+        assert reply.startswith(f"Invoice {LATEST}") and capabilities.called("last_payment") == []
+
     def test_that_one_after_a_list_asks_which(self, make_pipeline: PipelineFactory) -> None:
         pipeline = _pipeline(make_pipeline)
         said(pipeline.handle(MARIA_PHONE, "mis facturas"))

@@ -54,6 +54,9 @@ _POINTERS = (
         (
             r"\b(?:esa|esta|la misma|dicha)(?! es\b)(?: factura)?\b|\b(?:ese|este|dicho) recibo\b"
             r"|\b(?:that|this|that same)(?: one| invoice| bill)\b"
+            # whether the invoice shown is paid: its own status answers, not the last payment
+            r"|\b(?:was|is|has) it (?:been )?(?:paid|settled)\b|\bya (?:esta|fue|quedo) pagad[ao]\b"
+            r"|\bya (?:esta|fue|quedo) paga\b|\bya (?:la|lo) pague\b|\bse (?:la )?pago\b"
         ),
     ),
 )
