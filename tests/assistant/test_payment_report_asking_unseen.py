@@ -235,6 +235,9 @@ def test_a_number_after_el_is_not_always_a_day(message: str) -> None:
         ("what was the dollar at on monday?", True),
         ("the rate for today", True),
         ("what rate do you use?", False),  # the policy, not a figure
+        ("¿a qué tasa?", True),  # alone, after a conversion: the rate it was made at
+        ("ok, at what rate?", True),
+        ("¿a qué tasa se calculó mi factura?", False),  # how bills are made: the policy
     ],
 )
 def test_a_short_english_rate_question_is_one(message: str, asks: bool) -> None:

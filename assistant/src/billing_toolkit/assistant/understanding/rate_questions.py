@@ -33,6 +33,9 @@ _TODAYS_RATE = re.compile(
     r"|^(?:and |ok |so )?(?:the )?(?:(?:exchange|dollar|bcv|official|bolivar|bs|usd) )*rate"
     r"(?: (?:today|now|pls|please|bcv))*[ ?!.]*$"
     r"|\brate (?:for |of )?(?:today|now|right now)\b"
+    # "¿a qué tasa?" alone, after a conversion: the rate it was made at, today's
+    r"|^[¿¡]?\s*(?:(?:y|e|ok|and|so|pero|but),? )*(?:a que tasa|a cual tasa|con que tasa|at what rate"
+    r"|at which rate|which rate)[ ?!.]*$"
 )
 """Today's rate in so many words; in English a few are enough ("rate today?", "bcv rate?",
 "dollar rate pls"), as "tasa bcv" is in Spanish."""
