@@ -28,6 +28,7 @@ from billing_toolkit.assistant.understanding.keyword_classifier import KeywordCl
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
 from billing_toolkit.assistant.understanding.periods import (
     PeriodAsked,
+    follow_up_period,
     payment_period_asked,
     period_asked,
 )
@@ -375,6 +376,15 @@ class TestRouting:
             is Intent.INVOICE
         )
         assert route("¿y esa factura?", classifier=RULES).intent is Intent.INVOICE
+
+    def test_another_month_as_a_follow_up_asks_the_same_of_what_was_shown(self) -> None:
+        payment = route("¿y en agosto?", classifier=RULES, pointing=frozenset({"payment"}))
+        assert payment.capability == "payments" and payment.params["period"].month == 8
+        invoice = route("and in june?", classifier=RULES, pointing=frozenset({"invoice"}))
+        assert invoice.capability == "invoices" and invoice.params["period"].month == 6
+        # nothing shown, or a long message: no follow-up to read
+        assert route("¿y en agosto?", classifier=RULES).capability not in ("payments", "invoices")
+        assert follow_up_period("y en agosto qué pasó con todo lo que te conté") is None
 
     def test_the_previous_one_after_a_payment_alone_is_the_payment_before(self) -> None:
         after_payment = route("¿y el anterior?", classifier=RULES, pointing=frozenset({"payment"}))

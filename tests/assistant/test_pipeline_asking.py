@@ -172,6 +172,14 @@ class TestPaymentsByMonthAndBefore:
         after = said(pipeline.handle(MARIA_PHONE, "¿y el anterior?"))
         assert after == "No encontré un pago anterior a ese en tu cuenta."
 
+    def test_another_month_after_a_payment_is_that_months_payment(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, "¿cuánto pagué en octubre?"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y en septiembre?"))
+        assert reply.startswith(f"Tu pago de septiembre es {EARLIER_PAYMENT}")
+
     def test_the_previous_payment_unprompted_is_the_one_before_the_last(
         self, make_pipeline: PipelineFactory
     ) -> None:

@@ -55,7 +55,11 @@ from billing_toolkit.assistant.understanding.keyword_classifier import (
 from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
-from billing_toolkit.assistant.understanding.periods import payment_period_asked, period_asked
+from billing_toolkit.assistant.understanding.periods import (
+    follow_up_period,
+    payment_period_asked,
+    period_asked,
+)
 from billing_toolkit.assistant.understanding.rate_questions import (
     asks_due_in_bolivares,
     asks_overdue_in_bolivares,
@@ -368,6 +372,11 @@ def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     """A follow-up pointing back ("¿y qué trae esa?", "the previous one"): resolved by the
     turn against what the last reply showed. With nothing shown it still is one when it
     names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
+    again = follow_up_period(message) if pointing else None
+    if again is not None and "invoice" in pointing:  # "¿y en agosto?" after an invoice
+        return Route(Intent.INVOICE, "invoices", {"period": again}, f"period {again.literal}")
+    if again is not None and "payment" in pointing:  # … after a payment
+        return Route(Intent.LAST_PAYMENT, "payments", {"period": again}, f"paid in {again.literal}")
     pointer = pointer_in(message)
     if pointer is Pointer.PREVIOUS_PAYMENT:  # "el pago anterior": before the one shown, or the last
         return Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")

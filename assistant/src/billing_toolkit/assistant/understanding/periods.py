@@ -98,6 +98,20 @@ def payment_period_asked(message: str) -> PeriodAsked | None:
     return _period_in(message, (_PAID, r"payments?"))
 
 
+_FOLLOW_UP = r"(?:y|e|and|what about|how about)(?: (?:en|de|del|el de|la de|in|for|from))?"
+"""A follow-up's opening before its month: "¿y en agosto?", "and in June?", "y la de julio?"."""
+FOLLOW_UP_WORDS = 5
+
+
+def follow_up_period(message: str) -> PeriodAsked | None:
+    """The month of a short follow-up that names nothing else ("¿y en agosto?", "and in
+    June?"): the same question as the last one, of another month — the turn knows of what
+    (an invoice or a payment) from what the last reply showed."""
+    if len(fold(message).split()) > FOLLOW_UP_WORDS:
+        return None
+    return _period_in(message, (_FOLLOW_UP, r"(?!)"))
+
+
 def _period_in(message: str, anchors: tuple[str, str]) -> PeriodAsked | None:
     text = " ".join(fold(message).split())
     for months_back, pattern in _RELATIVE:
