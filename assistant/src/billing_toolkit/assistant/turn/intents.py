@@ -56,6 +56,7 @@ from billing_toolkit.assistant.understanding.labels import IntentLabel
 from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
 from billing_toolkit.assistant.understanding.periods import (
+    PeriodAsked,
     follow_up_period,
     payment_period_asked,
     period_asked,
@@ -361,11 +362,23 @@ def _invoice_named(message: str, text: str) -> Route | None:
         return Route(Intent.INVOICE, "invoices", {"suffix": suffix}, f"ends in {suffix}")
     period = period_asked(message)
     if period is not None:
-        return Route(Intent.INVOICE, "invoices", {"period": period}, f"period {period.literal}")
+        return _invoice_of(period)
     paid = payment_period_asked(message)
-    if paid is not None:
-        return Route(Intent.LAST_PAYMENT, "payments", {"period": paid}, f"paid in {paid.literal}")
-    return None
+    return _payments_of(paid) if paid is not None else None
+
+
+def _invoice_of(period: PeriodAsked) -> Route:
+    """The subscriber's invoice of a month, resolved among their own by the turn."""
+    return Route(Intent.INVOICE, "invoices", {"period": period}, f"period {period.literal}")
+
+
+def _payments_of(period: PeriodAsked) -> Route:
+    """The subscriber's payments received in a month, resolved among their own by the turn."""
+    return Route(Intent.LAST_PAYMENT, "payments", {"period": period}, f"paid in {period.literal}")
+
+
+PAYMENT_BEFORE = Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
+"""The payment before the one shown (or before the last): "el pago anterior"."""
 
 
 def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
@@ -374,16 +387,16 @@ def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
     again = follow_up_period(message) if pointing else None
     if again is not None and "invoice" in pointing:  # "¿y en agosto?" after an invoice
-        return Route(Intent.INVOICE, "invoices", {"period": again}, f"period {again.literal}")
+        return _invoice_of(again)
     if again is not None and "payment" in pointing:  # … after a payment
-        return Route(Intent.LAST_PAYMENT, "payments", {"period": again}, f"paid in {again.literal}")
+        return _payments_of(again)
     pointer = pointer_in(message)
     if pointer is Pointer.PREVIOUS_PAYMENT:  # "el pago anterior": before the one shown, or the last
-        return Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
+        return PAYMENT_BEFORE
     if pointer is None or not (pointing or names_invoice(message)):
         return None
     if pointer is Pointer.PREVIOUS and "payment" in pointing and "invoice" not in pointing:
-        return Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
+        return PAYMENT_BEFORE
     if pointer is Pointer.PAYMENT:
         return Route(Intent.LAST_PAYMENT, "last_payment", {}, "points at the payment")
     return Route(Intent.INVOICE, "invoices", {"pointer": pointer}, f"points at {pointer.value}")

@@ -15,9 +15,9 @@ invoice, asks which of several, or says none matches and lists what there is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.months import ENGLISH_NAMES, SPANISH_NAMES
@@ -25,6 +25,7 @@ from billing_toolkit.assistant.understanding.partial_identifiers import ends_wit
 from billing_toolkit.assistant.understanding.periods import PeriodAsked
 
 Invoice = Mapping[str, Any]
+Record = TypeVar("Record", bound=Mapping[str, Any])
 
 
 def _start(invoice: Invoice) -> date:
@@ -45,23 +46,28 @@ def _without_void(found: list[Invoice]) -> list[Invoice]:
 def invoices_of_period(
     invoices: Sequence[Invoice], period: PeriodAsked, today: date | None
 ) -> list[Invoice]:
-    """The invoices whose billing period starts in the month asked for (newest first).
+    """The invoices whose billing period starts in the month asked for (newest first)."""
+    return _without_void(in_month_asked(invoices, period, today, _start))
 
+
+def in_month_asked(
+    records: Sequence[Record],
+    period: PeriodAsked,
+    today: date | None,
+    day_of: Callable[[Record], date],
+) -> list[Record]:
+    """The records whose day (`day_of`: an invoice's period start, a payment's receipt) is in
+    the month asked for; a month without a year is its latest occurrence among them.
     `today` is the billing system's date; a relative period with no `today` matches
     nothing (bias: no guess at which month "last month" is)."""
     if period.months_back is not None:
         if today is None:
             return []
-        year, month = months_before(today, period.months_back)
-        wanted = [i for i in invoices if (_start(i).year, _start(i).month) == (year, month)]
-        return _without_void(wanted)
-    in_month = [i for i in invoices if _start(i).month == period.month]
-    if period.year is not None:
-        return _without_void([i for i in in_month if _start(i).year == period.year])
-    if not in_month:
-        return []
-    latest_year = max(_start(i).year for i in in_month)
-    return _without_void([i for i in in_month if _start(i).year == latest_year])
+        wanted = months_before(today, period.months_back)
+        return [r for r in records if (day_of(r).year, day_of(r).month) == wanted]
+    in_month = [r for r in records if day_of(r).month == period.month]
+    year = period.year or max((day_of(r).year for r in in_month), default=None)
+    return [r for r in in_month if day_of(r).year == year]
 
 
 def invoices_ending_in(invoices: Sequence[Invoice], suffix: str) -> list[Invoice]:
@@ -78,7 +84,14 @@ def month_name(year: int, month: int, language: Language) -> str:
 
 def periods_on_record(invoices: Sequence[Invoice], language: Language) -> list[str]:
     """The months the subscriber has invoices for, oldest first, each once."""
-    months = sorted({(_start(i).year, _start(i).month) for i in invoices})
+    return months_on_record(invoices, _start, language)
+
+
+def months_on_record(
+    records: Sequence[Record], day_of: Callable[[Record], date], language: Language
+) -> list[str]:
+    """The months of the records' days (`day_of`), oldest first, each once, in words."""
+    months = sorted({(day_of(r).year, day_of(r).month) for r in records})
     return [month_name(year, month, language) for year, month in months]
 
 

@@ -325,7 +325,7 @@ def no_invoice_for_period(asked: str, on_record: Sequence[str], language: Langua
 
 def no_payment_for_period(asked: str, on_record: Sequence[str], language: Language) -> str:
     """No payment of the subscriber's was received in the month they named: say so, and the
-    months their payments were received in (the last one is shown after this)."""
+    months their payments were received in (never another month's payment instead)."""
     if language is Language.ENGLISH:
         have = ", ".join(on_record) if on_record else "none"
         return f"I found no payment of yours received in {asked}. You paid in: {have}."

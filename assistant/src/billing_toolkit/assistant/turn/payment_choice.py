@@ -20,7 +20,7 @@ from datetime import date
 from typing import Any
 
 from billing_toolkit.assistant.text.language import Language
-from billing_toolkit.assistant.turn.invoice_choice import month_name, months_before
+from billing_toolkit.assistant.turn.invoice_choice import in_month_asked, months_on_record
 from billing_toolkit.assistant.understanding.periods import PeriodAsked
 
 Payment = Mapping[str, Any]
@@ -33,18 +33,9 @@ def _received(payment: Payment) -> date:
 def payments_of_period(
     payments: Sequence[Payment], period: PeriodAsked, today: date | None
 ) -> list[Payment]:
-    """The payments received in the month asked for (newest first). `today` is the billing
-    system's date; a relative month without it matches nothing (no guess)."""
-    if period.months_back is not None:
-        if today is None:
-            return []
-        wanted = months_before(today, period.months_back)
-        return [p for p in payments if (_received(p).year, _received(p).month) == wanted]
-    in_month = [p for p in payments if _received(p).month == period.month]
-    if period.year is not None:
-        return [p for p in in_month if _received(p).year == period.year]
-    latest_year = max((_received(p).year for p in in_month), default=None)
-    return [p for p in in_month if _received(p).year == latest_year]
+    """The payments received in the month asked for (newest first); a relative month without
+    the billing system's `today` matches nothing (no guess)."""
+    return in_month_asked(payments, period, today, _received)
 
 
 def payment_before(payments: Sequence[Payment], shown: str | None) -> list[Payment]:
@@ -61,5 +52,4 @@ def payment_before(payments: Sequence[Payment], shown: str | None) -> list[Payme
 
 def months_paid(payments: Sequence[Payment], language: Language) -> list[str]:
     """The months the subscriber's listed payments were received in, oldest first, once each."""
-    months = sorted({(_received(p).year, _received(p).month) for p in payments})
-    return [month_name(year, month, language) for year, month in months]
+    return months_on_record(payments, _received, language)
