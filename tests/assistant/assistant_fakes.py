@@ -326,8 +326,8 @@ def _bill_change(invoices: list[dict[str, Any]]) -> ToolResult:
     latest = invoices[0]
     if len(invoices) == 1:
         text = (
-            f"Account {latest['account_number']} has a single invoice, "
-            f"{latest['invoice_number']}: there is no previous invoice to compare it with."
+            f"Account {latest['account_number']} has no invoice before "
+            f"{latest['invoice_number']}: there is no earlier invoice to compare it with."
         )
         return ToolResult("bill_change", True, text, {"latest": latest, "previous": None})
     previous, c = invoices[1], latest["currency"]
@@ -580,9 +580,16 @@ class FakeCapabilities:
             lambda: ToolResult("arrears", True, arrears_evidence(found), arrears_data(found)),
         )
 
-    def bill_change(self, account_number: str) -> ToolResult:
+    def bill_change(self, account_number: str, invoice_number: str | None = None) -> ToolResult:
         invoices = self._accounts()[account_number].invoices
-        return self._answer("bill_change", (account_number,), {}, lambda: _bill_change(invoices))
+        numbers = [i["invoice_number"] for i in invoices]
+        if invoice_number is not None:  # that one and those before it; none if not its own
+            at = numbers.index(invoice_number) if invoice_number in numbers else len(invoices)
+            invoices = invoices[at:]
+        params = {} if invoice_number is None else {"invoice_number": invoice_number}
+        return self._answer(
+            "bill_change", (account_number,), params, lambda: _bill_change(invoices)
+        )
 
     def called(self, capability: str) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
         return [(args, kwargs) for name, args, kwargs in self.calls if name == capability]

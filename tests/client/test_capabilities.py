@@ -313,7 +313,48 @@ def test_bill_change_with_a_single_invoice_says_there_is_nothing_to_compare(
     api.get(INVOICES).mock(return_value=payloads.ok(payloads.page([PREVIOUS])))
     result = caps.bill_change(A)
     assert result.ok and result.evidence_text is not None
-    assert "single invoice, INV-2026-004281" in result.evidence_text
+    assert "no invoice before INV-2026-004281" in result.evidence_text
+
+
+def test_bill_change_of_a_named_invoice_compares_it_with_the_one_before_it(
+    api: respx.MockRouter, caps: Capabilities
+) -> None:
+    """The named invoice last on its page: the one before it is on the next page, and the
+    newer ones never enter the comparison."""
+    older = payloads.invoice("INV-2026-004100", issue_date="2026-10-05")
+    api.get(INVOICES).mock(
+        side_effect=[
+            payloads.ok(payloads.page([LATEST, PREVIOUS], next_cursor="p2")),
+            payloads.ok(payloads.page([older])),
+        ]
+    )
+    result = caps.bill_change(A, invoice_number="INV-2026-004281")
+    assert result.ok and result.data is not None
+    assert (result.data["latest"]["invoice_number"], result.data["previous"]["invoice_number"]) == (
+        "INV-2026-004281",
+        "INV-2026-004100",
+    )
+    assert result.evidence_text is not None and "INV-2026-004300" not in result.evidence_text
+
+
+@pytest.mark.parametrize(
+    ("named", "ok"),
+    [("INV-2026-004281", True), ("INV-2026-009999", False)],
+)
+def test_bill_change_of_the_oldest_or_of_an_invoice_not_on_the_account(
+    api: respx.MockRouter, caps: Capabilities, named: str, ok: bool
+) -> None:
+    api.get(INVOICES).mock(return_value=payloads.ok(payloads.page([LATEST, PREVIOUS])))
+    result = caps.bill_change(A, invoice_number=named)
+    assert (result.ok, result.should_escalate) == (ok, False)
+    if ok:
+        assert result.data is not None and result.data["previous"] is None
+        assert (
+            result.evidence_text is not None
+            and "no invoice before " + named in result.evidence_text
+        )
+    else:
+        assert result.error is not None and named in result.error
 
 
 def test_bill_change_without_invoices_is_a_business_no(

@@ -85,9 +85,11 @@ class CapabilityMethods(PaymentReportMethods[R], ABC, Generic[R]):
         """The current plan and any change scheduled for the next billing day."""
         return self._run(flows.plan(account_number))
 
-    def bill_change(self, account_number: str) -> R:
-        """Latest invoice vs the previous one: lines that appeared, disappeared or changed."""
-        return self._run(flows.bill_change(account_number))
+    def bill_change(self, account_number: str, invoice_number: str | None = None) -> R:
+        """Latest invoice vs the previous one — or `invoice_number` vs the one before it (a
+        month asked: "¿por qué subió la de octubre?"): lines that appeared, disappeared or
+        changed."""
+        return self._run(flows.bill_change(account_number, invoice_number))
 
 
 class Capabilities(CapabilityMethods[ToolResult]):

@@ -159,8 +159,12 @@ def _plan(account_number: str) -> CapabilityFlow:
     return ToolResult("plan", True, plan_evidence(subscription, pending_plan), data)
 
 
-def _latest_two_billed(account_number: str) -> Generator[Ask, Any, list[Invoice]]:
-    """The two most recent invoices that are not void, newest first."""
+def _two_billed(
+    account_number: str, invoice_number: str | None
+) -> Generator[Ask, Any, list[Invoice]]:
+    """The pair to compare, newest first, void invoices skipped: the latest and the one
+    before it, or `invoice_number` and the one before it. One when there is none before;
+    [] when the account has none (or `invoice_number` is not its own)."""
     found: list[Invoice] = []
     cursor = None
     for _ in range(BILL_CHANGE_MAX_PAGES):
@@ -169,22 +173,28 @@ def _latest_two_billed(account_number: str) -> Generator[Ask, Any, list[Invoice]
         )
         found += [i for i in page.data if i.status is not InvoiceStatus.VOID]
         cursor = page.next_cursor
-        if len(found) >= 2 or cursor is None:
-            break
-    return found[:2]
+        numbers = [i.invoice_number for i in found]
+        at = numbers.index(invoice_number) if invoice_number in numbers else None
+        if invoice_number is None:
+            at = 0
+        if cursor is None or (at is not None and at + 2 <= len(found)):
+            return found[at : at + 2] if at is not None else []
+    return []
 
 
-def _bill_change(account_number: str) -> CapabilityFlow:
-    """Latest invoice against the previous one (void invoices are skipped)."""
-    invoices = yield from _latest_two_billed(account_number)
+def _bill_change(account_number: str, invoice_number: str | None) -> CapabilityFlow:
+    """An invoice (the latest unless named) against the one before it; a named invoice that
+    is not the account's is reported missing, as another account's always is."""
+    invoices = yield from _two_billed(account_number, invoice_number)
     if not invoices:
-        text = f"Account {account_number} has no invoices."
+        named = f" {invoice_number}" if invoice_number else "s"
+        text = f"Account {account_number} has no billed invoice{named}."
         return ToolResult("bill_change", False, None, None, f"invoice_not_found: {text}")
     if len(invoices) == 1:
         only = invoices[0]
         text = (
-            f"Account {account_number} has a single invoice, {only.invoice_number}: "
-            "there is no previous invoice to compare it with."
+            f"Account {account_number} has no invoice before {only.invoice_number}: "
+            "there is no earlier invoice to compare it with."
         )
         data = {"latest": only.model_dump(mode="json"), "previous": None}
         return ToolResult("bill_change", True, text, data)
@@ -261,5 +271,6 @@ def plan(account_number: str) -> CapabilityFlow:
     return guarded("plan", _account(account_number), _plan(account_number))
 
 
-def bill_change(account_number: str) -> CapabilityFlow:
-    return guarded("bill_change", _account(account_number), _bill_change(account_number))
+def bill_change(account_number: str, invoice_number: str | None = None) -> CapabilityFlow:
+    flow = _bill_change(account_number, invoice_number)
+    return guarded("bill_change", _account(account_number), flow)

@@ -307,10 +307,8 @@ def _bill_change(w: _Writer, data: Data) -> str:
     latest, previous = data["latest"], data["previous"]
     if previous is None:
         return w.t(
-            f"Tienes una sola factura, {latest['invoice_number']}: todavía no hay una anterior "
-            "con la que compararla.",
-            f"You have a single invoice, {latest['invoice_number']}: there is no previous one "
-            "to compare it with yet.",
+            f"No tienes una factura anterior a {latest['invoice_number']} con la que compararla.",
+            f"You have no invoice before {latest['invoice_number']} to compare it with.",
         )
     head = w.t(
         f"Tu factura {latest['invoice_number']} es de "

@@ -57,6 +57,7 @@ from billing_toolkit.assistant.understanding.models import default_classifier
 from billing_toolkit.assistant.understanding.partial_identifiers import suffix_asked
 from billing_toolkit.assistant.understanding.periods import (
     PeriodAsked,
+    compared_periods,
     follow_up_period,
     payment_period_asked,
     period_asked,
@@ -152,6 +153,10 @@ _TOPICS = {
 _SINGLE_INVOICE = re.compile(
     r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b"
 )
+_COMPARING = re.compile(
+    r"\b(?:vs|versus|compar\w*|frente a|con respecto a|en relacion (?:a|con))\b"
+)
+"""Two bills set side by side: with their months named, a comparison (`_bill_change_named`)."""
 _OVERDUE = re.compile(r"\b(?:vencidas|overdue|pendientes|unpaid)\b")
 
 
@@ -353,10 +358,15 @@ def route(
 def _invoice_named(message: str, text: str) -> Route | None:
     """One of the subscriber's invoices named by its last digits or its month ("la que
     termina en 4410", "el recibo de julio"), or a payment by the month it was made in
-    ("¿cuánto pagué en agosto?"): resolved among their own by the turn. Not when they ask
-    why a bill went up ("¿por qué subió la de este mes?" compares)."""
+    ("¿cuánto pagué en agosto?"): resolved among their own by the turn. A bill that went up,
+    or two set side by side, with its month or digits named ("¿por qué subió la de
+    octubre?", "octubre vs septiembre") is that comparison (`_bill_change_named`); without
+    them it is left to the model."""
     if BILL_INCREASE.search(text):
-        return None
+        return _bill_change_named(message)
+    compared = _bill_change_named(message) if _COMPARING.search(text) else None
+    if compared is not None and payment_period_asked(message) is None:
+        return compared
     suffix = suffix_asked(message)
     if suffix is not None:
         return Route(Intent.INVOICE, "invoices", {"suffix": suffix}, f"ends in {suffix}")
@@ -365,6 +375,18 @@ def _invoice_named(message: str, text: str) -> Route | None:
         return _invoice_of(period)
     paid = payment_period_asked(message)
     return _payments_of(paid) if paid is not None else None
+
+
+def _bill_change_named(message: str) -> Route | None:
+    """The comparison of the invoice(s) named by month or last digits, or None."""
+    periods = compared_periods(message)
+    if periods:
+        literal = " vs ".join(p.literal for p in periods)
+        return Route(Intent.BILL_CHANGE, "bill_change", {"periods": periods}, literal)
+    suffix = suffix_asked(message)
+    if suffix is not None:
+        return Route(Intent.BILL_CHANGE, "bill_change", {"suffix": suffix}, f"ends in {suffix}")
+    return None
 
 
 def _invoice_of(period: PeriodAsked) -> Route:

@@ -630,6 +630,8 @@ class _RunningTurn:
             return self._resolve_invoices(invoices)
         if answering.intent is Intent.BILL_CHANGE and invoices:
             return self._bill_change_of(invoices)
+        if answering.intent is Intent.BILL_CHANGE and answering.params:
+            return self._bill_change_named(answering.params)
         if answering.intent is Intent.SERVICE:
             return [r for r in (self._invoke("plan"), self._invoke("balance")) if r.ok]
         if answering.intent is Intent.PAYMENT_REPORT:
@@ -820,6 +822,42 @@ class _RunningTurn:
         self.trace.record("bill_change", "showing the requested invoice instead", compared=compared)
         self.intent = Intent.INVOICE
         return requested
+
+    def _bill_change_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
+        """ "¿Por qué subió la de octubre?", "octubre vs septiembre": the named invoice (the
+        later of two) against the one before it — never the latest against its own when
+        another was named. Two named that are not one after the other are shown side by
+        side instead (no comparison of a pair the capability did not compute); a month or
+        digits that name no single invoice are answered as the invoice question would be."""
+        listing = self._invoke("invoices", limit=SUGGESTION_POOL)
+        own: list[Mapping[str, Any]] = list((listing.data or {}).get("invoices", []))
+        asked = [{"period": p} for p in params.get("periods", ())] or [dict(params)]
+        named: list[Mapping[str, Any]] = []
+        for one in asked:
+            period: PeriodAsked | None = one.get("period")
+            if period is None:
+                matches = invoices_ending_in(own, str(one["suffix"]))
+            else:
+                today = self._billing_today() if period.months_back is not None else None
+                matches = invoices_of_period(own, period, today)
+            if len(matches) != 1:
+                self.intent = Intent.INVOICE
+                return self._invoice_named(one)
+            named.append(matches[0])
+        named.sort(key=lambda i: (str(i["issue_date"]), str(i["invoice_number"])))
+        later, earlier = (
+            str(named[-1]["invoice_number"]),
+            [str(i["invoice_number"]) for i in named[:-1]],
+        )
+        change = self._invoke("bill_change", invoice_number=later)
+        previous = ((change.data or {}).get("previous") or {}).get("invoice_number")
+        if change.ok and earlier in ([], [previous]):
+            return [change]
+        self.trace.record(
+            "bill_change", "showing the named invoices instead", named=[*earlier, later]
+        )
+        self.intent = Intent.INVOICE
+        return self._resolve_invoices(find_identifiers(" ".join([later, *earlier])))
 
     def _invoke(self, capability: str, **params: Any) -> ToolResult:
         """A capability about the subscriber's own account."""

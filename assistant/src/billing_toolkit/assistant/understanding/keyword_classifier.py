@@ -54,7 +54,7 @@ BILL_INCREASE = _alternatives(
     r"\b(?:mas (?:alta|cara|elevada|alto|caro)|subio|aumento|incremento|salio mas|"
     r"me cobraron mas|pago mas)\b",
     r"\bpor que\b.{0,40}\b(?:mas|tanto)\b",
-    r"\b(?:higher|more expensive|went up|increased?)\b",
+    r"\b(?:higher|more expensive|(?:go|goes|going|went|gone) up|increased?)\b",
     r"\bwhy\b.{0,40}\b(?:more|so much)\b",
 )
 _RULES: tuple[tuple[IntentLabel, re.Pattern[str]], ...] = (

@@ -24,6 +24,7 @@ May", "the May bill").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from billing_toolkit.assistant.text.folding import fold
@@ -103,6 +104,31 @@ _FOLLOW_UP = r"(?:y|e|and|what about|how about)(?: (?:en|de|del|el de|la de|in|f
 FOLLOW_UP_WORDS = 5
 
 
+_COMPARED = (
+    r"(?:vs|versus|comparad[oa]s? (?:con|a)|en comparacion (?:con|a)|compared (?:to|with)"
+    r"|than|frente a|con respecto a|contra|y la de|and the one from)"
+)
+"""What sets a second month against the first: "octubre vs septiembre", "higher than
+September", "comparada con la de agosto"."""
+
+
+def compared_periods(message: str) -> tuple[PeriodAsked, ...]:
+    """The periods a comparison of bills names, in the order written ("¿por qué la de
+    octubre salió más alta que la de septiembre?": both; "¿por qué subió la factura de
+    noviembre?": one): each next to an invoice word, "la de", or a comparing word
+    ("octubre vs septiembre": both). Two
+    periods that are the same month are one."""
+    anchors = (f"{_INVOICE_WORD}|{_THE_ONE}|{_COMPARED}", f"{_INVOICE_WORD}|{_COMPARED}")
+    found: list[PeriodAsked] = []
+    for period in _periods_in(message, anchors):
+        if all(
+            (p.month, p.year, p.months_back) != (period.month, period.year, period.months_back)
+            for p in found
+        ):
+            found.append(period)
+    return tuple(found)
+
+
 def follow_up_period(message: str) -> PeriodAsked | None:
     """The month of a short follow-up that names nothing else ("¿y en agosto?", "and in
     June?"): the same question as the last one, of another month — the turn knows of what
@@ -113,11 +139,16 @@ def follow_up_period(message: str) -> PeriodAsked | None:
 
 
 def _period_in(message: str, anchors: tuple[str, str]) -> PeriodAsked | None:
+    return next(_periods_in(message, anchors), None)
+
+
+def _periods_in(message: str, anchors: tuple[str, str]) -> Iterator[PeriodAsked]:
+    """Every period `message` names by `anchors`, relative ones first, then months in order."""
     text = " ".join(fold(message).split())
     for months_back, pattern in _RELATIVE:
         match = pattern.search(text)
         if match and _anchored(text, match.start(), match.end(), anchors):
-            return PeriodAsked(match[0], months_back=months_back)
+            yield PeriodAsked(match[0], months_back=months_back)
     for word in _WORD.finditer(text):
         month = month_in_message(word[0])
         if month is None or _DAY_BEFORE.search(text[: word.start()]):
@@ -131,5 +162,4 @@ def _period_in(message: str, anchors: tuple[str, str]) -> PeriodAsked | None:
             continue
         year = _YEAR.match(text[word.end() :])
         literal = text[word.start() : word.end() + (year.end() if year else 0)]
-        return PeriodAsked(literal, month=month, year=int(year[1]) if year else None)
-    return None
+        yield PeriodAsked(literal, month=month, year=int(year[1]) if year else None)
