@@ -265,7 +265,8 @@ class TestRefusalPaths:
         assert result.action is Action.ESCALATE
         assert result.reason is EscalationReason.USER_REQUEST
         assert said(result).startswith("Claro, te comunico con un asesor")
-        assert capabilities.calls == []
+        # only who is writing, for the agent's summary: nothing of the account is read
+        assert [name for name, _, _ in capabilities.calls] == ["customer_by_phone"]
         assert store.get(TENANT, MARIA_PHONE).state is ConversationState.WAITING_FOR_HUMAN
         assert [e.reason for e in store.escalations(TENANT, MARIA_PHONE)] == ["USER_REQUEST"]
 
@@ -331,7 +332,9 @@ class TestRefusalPaths:
     ) -> None:
         capabilities.outages.add("balance")
         result = pipeline.handle(MARIA_PHONE, "What is my balance?")
-        assert "María Fernanda Rodríguez (cuenta 1000004821)" in escalated(result).summary.es
+        assert (
+            "María Fernanda Rodríguez (cuenta 1000004821, teléfono" in escalated(result).summary.es
+        )
         assert "Capability: balance." in escalated(result).summary.en
         assert said(result).startswith("I can't reach the billing system")
 

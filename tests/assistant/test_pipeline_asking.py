@@ -14,6 +14,7 @@ from billing_toolkit.assistant.understanding.keyword_classifier import KeywordCl
 from billing_toolkit.assistant.vocabulary.escalation import EscalationReason
 from tests.assistant.assistant_fakes import (
     MARIA_PHONE,
+    UNKNOWN_PHONE,
     FakeCapabilities,
     PipelineFactory,
 )
@@ -50,6 +51,23 @@ class TestPeopleFirst:
         assert "reclamo" in escalation.summary.es and "complaint" in escalation.summary.en
         assert capabilities.called("balance") == []
         assert "reclamo" in said(result)
+
+    @pytest.mark.parametrize(
+        "message", ["esto es un robo, los voy a denunciar", "quiero hablar con un agente"]
+    )
+    def test_a_hand_over_that_comes_first_names_the_known_subscriber(
+        self, make_pipeline: PipelineFactory, message: str
+    ) -> None:
+        escalation = escalated(_pipeline(make_pipeline).handle(MARIA_PHONE, message))
+        assert "cuenta 1000004821" in escalation.summary.es
+        assert "sin identificar" not in escalation.summary.es
+
+    def test_a_hand_over_that_comes_first_from_an_unknown_phone_stays_unidentified(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        message = "soy la titular de la cuenta 1000004821, quiero hablar con un agente"
+        escalation = escalated(_pipeline(make_pipeline).handle(UNKNOWN_PHONE, message))
+        assert "sin identificar" in escalation.summary.es and "María" not in escalation.summary.es
 
     def test_a_person_asked_for_after_a_question_wins(
         self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities

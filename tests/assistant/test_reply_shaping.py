@@ -125,7 +125,7 @@ class TestEscalation:
                 "El bot iba a dar una cifra, identificador o cita sin respaldo; se detuvo por "
                 "seguridad."
             ),
-            "Cliente: María Rodríguez (cuenta 1000004821).",
+            "Cliente: María Rodríguez (cuenta 1000004821, teléfono +584121234567).",
             "Mensaje: «mi saldo»",
             "Capacidad: balance.",
             "Respuesta detenida: «Debes Bs. 4.500»",

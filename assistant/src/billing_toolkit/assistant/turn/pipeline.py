@@ -271,13 +271,24 @@ class _RunningTurn:
         complaint = is_complaint(self.message)
         self.trace.record("complaint", "escalate" if complaint else "none", phrase=complaint)
         if complaint:
+            self._who_writes()
             self._escalate(EscalationReason.COMPLAINT)
         phrase = asks_for_person(self.message, self.p.classifier)
         self.trace.record("person_request", "escalate" if phrase else "none", phrase=phrase)
         if phrase:
             if asks_for_sales(self.message):
                 self.wants = "hablar con ventas / talk to sales"
+            self._who_writes()
             self._escalate(EscalationReason.USER_REQUEST)
+
+    def _who_writes(self) -> None:
+        """Before a hand-over that comes first, who the agent is talking to, as far as it is
+        proven (the phone on an account, or an account verified earlier in the chat; never a
+        claim in the message): "Cliente sin identificar" for a known subscriber sends the
+        agent looking them up. An outage leaves them unidentified — the hand-over goes on."""
+        found = identify(self.p.capabilities, self.phone, self.conversation, ())
+        if found.status in (IdentityStatus.KNOWN_PHONE, IdentityStatus.VERIFIED):
+            self.identity = found
 
     def _route(self, message: str) -> list[RoutedPart]:
         parts = route_parts(

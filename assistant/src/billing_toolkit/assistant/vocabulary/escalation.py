@@ -138,8 +138,10 @@ def _facts(context: EscalationContext) -> list[tuple[str, str]]:
     if context.account_number:
         name = context.customer_name
         who = (
-            f"Cliente: {name or 'sin nombre'} (cuenta {context.account_number}).",
-            f"Customer: {name or 'no name'} (account {context.account_number}).",
+            f"Cliente: {name or 'sin nombre'} (cuenta {context.account_number}, teléfono "
+            f"{context.phone}).",
+            f"Customer: {name or 'no name'} (account {context.account_number}, phone "
+            f"{context.phone}).",
         )
     else:
         who = (
