@@ -122,8 +122,8 @@ class DatasetRoles:
         def latest() -> str:
             return str(need().invoices_by_issue()[-1]["invoice_number"])
 
-        def latest_month(names: tuple[str, ...]) -> str:
-            start = str(need().invoices_by_issue()[-1]["billing_period"]["start"])
+        def latest_month(names: tuple[str, ...], back: int = 1) -> str:
+            start = str(need().invoices_by_issue()[-back]["billing_period"]["start"])
             return names[int(start[5:7]) - 1]
 
         def national_id_dotted() -> str:
@@ -155,6 +155,8 @@ class DatasetRoles:
             "invoice_latest_suffix": lambda: latest()[-4:],
             "invoice_latest_month_es": lambda: latest_month(SPANISH_NAMES),
             "invoice_latest_month_en": lambda: latest_month(ENGLISH_NAMES),
+            "invoice_previous_month_es": lambda: latest_month(SPANISH_NAMES, back=2),
+            "invoice_previous_month_en": lambda: latest_month(ENGLISH_NAMES, back=2),
             "invoice_malformed": lambda: latest()[:-6] + latest()[-5:],
             "invoice_discounted": lambda: str(self.discounted_invoice["invoice_number"]),
             "near_first": lambda: self._pair("transposition")["first"],

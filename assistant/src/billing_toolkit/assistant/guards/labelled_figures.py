@@ -168,6 +168,14 @@ NET_BALANCE = LabelledField(
     r"(?:de|of|es|is)",
     (re.compile(rf"\bnet balance {_FIGURE}"),),
 )
+_SETTLES = (
+    r"(?:y |and )?(?:(?:quedaras|quedas|quedaria|estaras|te pones|te pondras) (?:al dia|solvente)"
+    r"|para (?:quedar|estar|ponerte|quedarte) (?:al dia|solvente)"
+    r"|you(?:'ll| will|'d| would)? (?:be|get) (?:up to date|current|caught up|all square)"
+    r"|to (?:get|bring|be)(?: your account| it)? (?:up to date|current|caught up))\b"
+)
+"""After an amount to pay, what paying it would settle ("si pagas USD 7,52 quedarás al
+día", "pay USD 7.52 to bring your account up to date"): the amount is what is owed."""
 OWED = LabelledField(
     r"(?:debes|adeudas|(?:tienes|tendras|hay) que pagar|te toca pagar|pendientes? de pago"
     r"|(?:monto|total|saldo|importe|cantidad) (?:a|por) (?:pagar|cancelar)"
@@ -196,7 +204,8 @@ OWED = LabelledField(
     r"|pendientes?\b(?!\s+(?:de|por)\s+(?!pago\b)(?!pagar\b)"
     r"(?!(?:la |tu |esa |esta )?(?:factura|recibo|cuota|inv-)))"
     r"(?!\s+(?:a (?:tu )?favor|para|en revision|hasta)\b)"
-    r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b(?!\s+credit)",
+    r"|(?:(?:is|are|remains?|still)\s+)*(?:outstanding|unpaid)\b(?!\s+credit)"
+    rf"|{_SETTLES}",
     spared_before=r"(?:reporte|report|credito|credit|reembolso|refund)\s+(?:de|por|of|for)"
     r"|(?:devolv|reembols|reintegr|refund|return)\w*(?:\s+(?:los|las|el|la|tus|the|your))?",
 )
@@ -249,7 +258,23 @@ payment"; after the amount, "fue recibido", "was received"), never "tu pago de" 
 payment to come), not after "si" / "if" ("si pagaste
 USD 32,48, repórtalo" says nothing of what was paid), and not what was paid over ("pagaste
 USD 7,52 de más": the credit it left, which the credit field holds)."""
-FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID)
+BILLED = LabelledField(
+    r"(?:(?:tu|la|su|esta|esa) (?:factura|recibo)(?: (?:de|del) (?:este mes|mes pasado|\w+))?"
+    r"(?: inv-[\d-]+)?|(?:your|the|this|that) (?:\w+ )?(?:bill|invoice)(?: inv-[\d-]+)?"
+    r"(?: (?:this|last) month)?(?: total)?)",
+    "",
+    (),
+    refuted_by=(*CREDIT.evidence, _PAYMENT_AMOUNT, _REPORT_AMOUNT, _REPORTED),
+    gap=r"(?:\s+(?:es|fue|era|sale|salio|viene|vino|queda|de|por|en|is|was|comes to|came to"
+    r"|of|for|total|un total de|a total of|en total|por un total de))*",
+    after_only=r"(?!)",
+)
+"""What a bill is said to come to ("tu factura de este mes es de", "your November bill is",
+"the invoice total is"): like a debt, too wide to list (a total, what is left of it, a
+line), so it is stopped only when the evidence gives the amount solely as money on the
+subscriber's side — a credit, a payment, a report. Only the verbs of an amount stand
+between ("tu factura fue pagada con…" says nothing of the bill's amount)."""
+FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID, BILLED)
 """In the order the fault injector tries them (the debt first: a reply that states a credit
 also says what is owed)."""
 _ANY_FIGURE = re.compile(_FIGURE)

@@ -136,12 +136,10 @@ _OPTIONAL_FACTS = (
 def _facts(context: EscalationContext) -> list[tuple[str, str]]:
     """(Spanish, English) lines: who, what they wrote, then whatever else is known."""
     if context.account_number:
-        name = context.customer_name
+        name, account, phone = context.customer_name, context.account_number, context.phone
         who = (
-            f"Cliente: {name or 'sin nombre'} (cuenta {context.account_number}, teléfono "
-            f"{context.phone}).",
-            f"Customer: {name or 'no name'} (account {context.account_number}, phone "
-            f"{context.phone}).",
+            f"Cliente: {name or 'sin nombre'} (cuenta {account}, teléfono {phone}).",
+            f"Customer: {name or 'no name'} (account {account}, phone {phone}).",
         )
     else:
         who = (
