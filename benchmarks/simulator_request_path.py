@@ -42,7 +42,7 @@ from benchmarks.simulator_throughput import bare_app
 from billing_toolkit.simulator import SimulatorConfig, create_app
 from billing_toolkit.simulator.handlers import BILLING_HANDLERS
 from billing_toolkit.simulator.handlers.context import OperationContext
-from billing_toolkit.simulator.logs import configure_logging
+from billing_toolkit.simulator.logs import REQUEST_QUEUES, configure_logging
 from billing_toolkit.simulator.runtime import LOGGER_NAME
 from billing_toolkit.simulator.state.info import dataset_info
 from billing_toolkit.simulator.validation import ValidatedRequest
@@ -115,11 +115,15 @@ def steps() -> dict[str, Step]:
         await unjournaled(_as_parsed(scope), _receive, _send)
 
     async def quiet() -> None:
-        logger.disabled = True  # (not setLevel: that clears every logger's cache)
+        # as `--log-level warning` sets it up: no queue for the request lines, nothing logged
+        # (`disabled`, not setLevel: that clears every logger's cache)
+        logger.disabled, queues = True, dict(REQUEST_QUEUES)
+        REQUEST_QUEUES.clear()
         try:
             await app(_as_parsed(scope), _receive, _send)
         finally:
             logger.disabled = False
+            REQUEST_QUEUES.update(queues)
 
     async def endpoint_only() -> None:
         state = {"request_id": "req-0000000000000000"}

@@ -110,16 +110,12 @@ def _simulator_app(
     write_every_s: float | None = None,
 ) -> Any:
     """`write_every_s`: the request log writer's interval (None: `serve`'s own)."""
-    import logging
 
     from billing_toolkit.simulator import SimulatorConfig, create_app
-    from billing_toolkit.simulator.logs import LOGGER_NAMES, JsonLinesHandler, configure_logging
+    from billing_toolkit.simulator.logs import WRITE_EVERY_S, configure_logging
 
-    configure_logging(log_level, open(os.devnull, "w"), background=write_every_s is None)  # noqa: SIM115
-    if write_every_s is not None:
-        handler = logging.getLogger(LOGGER_NAMES[0]).handlers[0]
-        assert isinstance(handler, JsonLinesHandler)
-        handler.write_in_background(write_every_s)
+    every_s = WRITE_EVERY_S if write_every_s is None else write_every_s
+    configure_logging(log_level, open(os.devnull, "w"), background=True, every_s=every_s)  # noqa: SIM115
     config = SimulatorConfig(
         customers_per_tenant=50, validation_engine=engine, rate_limits=rate_limits
     )

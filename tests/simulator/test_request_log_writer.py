@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from billing_toolkit.simulator.logs import JsonFormatter, configure_logging, log_request
+from billing_toolkit.simulator.logs import (
+    REQUEST_QUEUES,
+    JsonFormatter,
+    JsonLinesHandler,
+    configure_logging,
+    log_request,
+)
 from billing_toolkit.simulator.request_record import unjournaled
 from tests.simulator.conftest import ADMIN, Sim, small_config
 
@@ -182,3 +188,77 @@ def test_a_batch_written_by_the_writer_reads_line_for_line_as_written_one_by_one
         "ref-10******21",
     ]
     assert batched[1]["query"] == "status=open&limit=2" and account not in str(batched)
+
+
+def _background(level: str = "info") -> tuple[io.StringIO, JsonLinesHandler]:
+    """`serve`'s set-up: the writer thread (flushed by hand here, never waited for)."""
+    stream = io.StringIO()
+    configure_logging(level, stream, background=True)
+    handler = logging.getLogger("billing_sim").handlers[0]
+    assert isinstance(handler, JsonLinesHandler)
+    return stream, handler
+
+
+def test_in_serves_set_up_a_request_only_queues_its_line_and_the_writer_writes_it(
+    sim: Sim,
+) -> None:
+    stream, handler = _background()
+    try:
+        assert REQUEST_QUEUES["billing_sim"] == handler.queue_request
+        account = sim.sample("individual")["account_number"]
+        sim.get(f"/v1/customers/{account}/balance", headers={"X-Request-Id": "V-12345678"})
+        handler.flush()
+        [line] = _lines(stream)
+        assert (line["operation_id"], line["request_id"]) == ("getBalance", "V-12****78")
+        assert account not in stream.getvalue()
+    finally:
+        handler.close()
+    assert "billing_sim" not in REQUEST_QUEUES  # a closed writer takes no more lines
+
+
+def test_a_handler_added_after_serves_set_up_still_gets_every_request_line(sim: Sim) -> None:
+    """The request path no longer checks the logger's set-up; the writer does, and hands
+    the lines to `logging` once it is not its own alone."""
+    stream, handler = _background()
+    extra = io.StringIO()
+    added = logging.StreamHandler(extra)
+    added.setFormatter(JsonFormatter())
+    logger = logging.getLogger("billing_sim")
+    logger.addHandler(added)
+    try:
+        sim.get("/v1/plans")
+        handler.flush()
+        assert [line["path"] for line in _lines(extra)] == ["/v1/plans"]
+        assert [line["path"] for line in _lines(stream)] == ["/v1/plans"]
+    finally:
+        logger.removeHandler(added)
+        handler.close()
+
+
+def test_a_level_raised_after_serves_set_up_writes_no_request_line(sim: Sim) -> None:
+    stream, handler = _background()
+    logger = logging.getLogger("billing_sim")
+    try:
+        logger.setLevel("WARNING")
+        sim.get("/v1/plans")
+        handler.flush()
+        assert stream.getvalue() == ""
+    finally:
+        handler.close()
+
+
+def test_serve_at_warning_queues_nothing_and_a_new_set_up_takes_the_lines(sim: Sim) -> None:
+    quiet, old = _background("warning")
+    assert REQUEST_QUEUES == {}  # `--log-level warning`: the request path pays nothing
+    old.close()
+    first, handler = _background()
+    second = io.StringIO()
+    configure_logging("info", second)  # set up again: the first writer gets no more lines
+    try:
+        assert REQUEST_QUEUES == {}
+        sim.get("/v1/plans")
+        handler.flush()
+        assert (quiet.getvalue(), first.getvalue()) == ("", "")
+        assert [line["path"] for line in _lines(second)] == ["/v1/plans"]
+    finally:
+        handler.close()

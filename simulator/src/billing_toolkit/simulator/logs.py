@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 import orjson
@@ -64,6 +64,14 @@ class _Timestamps:
             self._prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
         return self._prefix + _MILLIS[int((created - second) * 1000)]
 
+
+REQUEST_QUEUES: dict[str, Callable[[tuple[str, RequestRecord]], None]] = {}
+"""Per logger name, where its request lines go when a background writer serves it (what
+`configure_logging(background=True)` sets up at INFO or below): the writer's queue itself,
+a C method — the request path's whole cost of its line is looking it up and one append.
+Whether the logger is still set up as it was (one handler of ours, no filters, INFO
+enabled) is the writer's to check when it writes (`JsonLinesHandler.write_pending`), not
+each request's."""
 
 WRITE_EVERY_S = 0.05
 """How often the background writer writes the queued request lines."""
@@ -181,6 +189,8 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
         self.setFormatter(JsonFormatter())
         self._timestamps = _Timestamps()
         self._pending: deque[tuple[str, RequestRecord]] = deque()
+        self.queue_request = self._pending.append
+        """Queue a (logger name, record) for the writer thread: `REQUEST_QUEUES`' entry."""
         self._writer: threading.Thread | None = None
         self._stopped = threading.Event()
 
@@ -222,18 +232,38 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
             self.write_pending()
 
     def write_pending(self) -> None:
-        """Write every queued line now (the writer thread, `emit`, `flush` and exit call it)."""
+        """Write every queued line now (the writer thread, `emit`, `flush` and exit call it).
+
+        Lines queued straight from the request path (`REQUEST_QUEUES`) are written as
+        `log_request` would have logged them: rendered here while their logger is set up as
+        `configure_logging` left it, handed to `logging` as records otherwise (a handler or
+        filter added since), dropped when it no longer logs INFO."""
         pending = self._pending
         if not pending:
             return
         with self.lock:  # type: ignore[union-attr]
             batch = [pending.popleft() for _ in range(len(pending))]
-            text = _request_lines(self._timestamps, batch, time.time() - time.perf_counter())
+            ours = {name for name in {name for name, _ in batch} if self._writes_for(name)}
+            by_record = [item for item in batch if item[0] not in ours]
+            if by_record:
+                batch = [item for item in batch if item[0] in ours]
+            offset = time.time() - time.perf_counter()
+            text = _request_lines(self._timestamps, batch, offset)
             try:
                 self.stream.write(text)
                 self.stream.flush()
             except Exception:  # noqa: BLE001 - a closed stream: nothing left to write to
                 pending.clear()
+        for name, record in by_record:
+            logger = logging.getLogger(name)
+            if logger.isEnabledFor(logging.INFO):
+                logger.handle(_request_record(logger, record))
+
+    def _writes_for(self, name: str) -> bool:
+        """Whether `name`'s request lines are this handler's alone to write (`log_request`'s
+        test, made when they are written)."""
+        logger = logging.getLogger(name)
+        return _only_destination(logger) is self and logger.isEnabledFor(logging.INFO)
 
     def emit(self, record: logging.LogRecord) -> None:
         self.write_pending()
@@ -244,7 +274,10 @@ class JsonLinesHandler(logging.StreamHandler[TextIO]):
         super().flush()
 
     def close(self) -> None:
-        """The queue written, the writer thread stopped."""
+        """The queue written, the writer thread stopped, the request path no longer sent here."""
+        for name, queue in list(REQUEST_QUEUES.items()):
+            if queue == self.queue_request:
+                del REQUEST_QUEUES[name]
         self._stopped.set()
         self.write_pending()
         super().close()
@@ -276,6 +309,15 @@ def log_request(logger: logging.Logger, record: RequestRecord) -> None:
     through `logging` as usual, minus the caller's file and line (no formatter here prints
     them). The caller checked `isEnabledFor(INFO)` (`--log-level warning`: nothing to do).
     """
+    handler = _only_destination(logger)
+    if handler is not None and handler.write_request(logger.name, record):
+        return
+    logger.handle(_request_record(logger, record))
+
+
+def _only_destination(logger: logging.Logger) -> JsonLinesHandler | None:
+    """The `JsonLinesHandler` that is `logger`'s only destination, with no filter on either
+    and a level that lets INFO through; None when it is set up otherwise."""
     handlers = logger.handlers
     if (
         len(handlers) == 1
@@ -284,31 +326,44 @@ def log_request(logger: logging.Logger, record: RequestRecord) -> None:
         and not logger.filters
         and not handler.filters
         and handler.level <= logging.INFO
-        and handler.write_request(logger.name, record)
     ):
-        return
-    logger.handle(
-        logger.makeRecord(
-            logger.name, logging.INFO, "", 0, "request", (), None, extra=request_fields(record)
-        )
+        return handler
+    return None
+
+
+def _request_record(logger: logging.Logger, record: RequestRecord) -> logging.LogRecord:
+    """The `LogRecord` of a request line, minus the caller's file and line (no formatter
+    here prints them)."""
+    return logger.makeRecord(
+        logger.name, logging.INFO, "", 0, "request", (), None, extra=request_fields(record)
     )
 
 
 LOGGER_NAMES = ("billing_sim", "uvicorn.error")
 """The loggers `configure_logging` sets up: the simulator's own and uvicorn's errors."""
+REQUEST_LOGGER = LOGGER_NAMES[0]
+"""The one whose request lines may skip `log_request` (`REQUEST_QUEUES`)."""
 
 
 def configure_logging(
-    level: str = "info", stream: TextIO | None = None, *, background: bool = False
+    level: str = "info",
+    stream: TextIO | None = None,
+    *,
+    background: bool = False,
+    every_s: float = WRITE_EVERY_S,
 ) -> None:
     """JSON lines on stderr for the simulator's logger and uvicorn's error logger; with
     `background` (what `billing-sim serve` asks), request lines are written by a thread
-    (`JsonLinesHandler.write_in_background`)."""
+    every `every_s` (`JsonLinesHandler.write_in_background`) and, at INFO, queued for it
+    straight from the request path (`REQUEST_QUEUES`)."""
     handler = JsonLinesHandler(stream or sys.stderr)
+    REQUEST_QUEUES.clear()  # a handler set up before no longer takes the request lines
     if background:
-        handler.write_in_background()
+        handler.write_in_background(every_s)
     for name in LOGGER_NAMES:
         logger = logging.getLogger(name)
         logger.handlers = [handler]
         logger.setLevel(level.upper())
         logger.propagate = False
+    if background and logging.getLogger(REQUEST_LOGGER).isEnabledFor(logging.INFO):
+        REQUEST_QUEUES[REQUEST_LOGGER] = handler.queue_request

@@ -21,12 +21,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from billing_toolkit.simulator.endpoint import new_request_id
 from billing_toolkit.simulator.journal_layer import JournalRecorder, who_asked
-from billing_toolkit.simulator.logs import log_request
+from billing_toolkit.simulator.logs import REQUEST_QUEUES, log_request
 from billing_toolkit.simulator.metrics import METRICS_PATH, UNMATCHED, RequestMetrics
 from billing_toolkit.simulator.request_record import RequestRecord, unjournaled
 from billing_toolkit.simulator.routing import operation_match
 from billing_toolkit.simulator.runtime import Runtime
 
+_queue_of = REQUEST_QUEUES.get
 _USABLE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
 _REQUEST_ID = b"x-request-id"
 
@@ -98,7 +99,9 @@ class RequestContextMiddleware:
                 elapsed,
                 state.get("faults", ()),
             )
-            if self.runtime.log.isEnabledFor(logging.INFO):  # `--log-level warning`: no line
+            log = self.runtime.log
+            queue = _queue_of(log.name)  # `serve`'s writer: one append, it checks the rest
+            if queue is not None or log.isEnabledFor(logging.INFO):  # warning: no line
                 if record is None:  # not journaled: the log's own record
                     operation_id, tenant = state.get("operation_id"), state.get("tenant")
                     if operation_id is None:  # as the journal would say it
@@ -108,4 +111,7 @@ class RequestContextMiddleware:
                         scope.get("query_string", b""), operation_id, tenant, status,
                         tuple(state.get("faults", ())), elapsed,
                     )  # fmt: skip
-                log_request(self.runtime.log, record)
+                if queue is not None:
+                    queue((log.name, record))
+                else:
+                    log_request(log, record)
