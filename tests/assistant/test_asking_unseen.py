@@ -59,7 +59,7 @@ class TestAnswerableNotGeneric:
     )
     def test_days_left_to_pay_is_the_balance_with_its_due_date(self, message: str) -> None:
         routed = route(message, classifier=RULES)
-        assert (routed.intent, routed.capability) == (Intent.BALANCE, "balance")
+        assert (routed.intent, routed.capability) == (Intent.BALANCE, "due_date")
 
     @pytest.mark.parametrize(
         "message", ["cuanto es la mora q tengo", "y el recargo que me cobraron?"]

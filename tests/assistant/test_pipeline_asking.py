@@ -260,6 +260,38 @@ class TestComputedAnswers:
         reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "cuántos días llevo de atraso?"))
         assert LATEST in reply and "lleva 9 días vencida" in reply
 
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "¿cuándo vence?",
+            "cuánto debo y cuándo vence?",
+            "¿cuál es mi fecha límite de pago?",
+            "when is my bill due?",
+            "cuantos dias me quedan pa pagar",
+            "¿desde cuándo estoy vencido?",
+        ],
+    )
+    def test_when_it_is_due_from_an_overdue_account_says_when_it_fell_due(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities, message: str
+    ) -> None:
+        """The balance alone says what is overdue, not since when: the answer to "when is it
+        due" of an overdue account is that it already was, and how long ago."""
+        account = capabilities.world["fibranet"][MARIA]
+        account.invoices[0]["status"] = "overdue"
+        account.balance["overdue_amount"] = account.invoices[0]["amount_due"]
+        account.balance["next_due_date"] = None
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, message))
+        assert "lleva 9 días vencida" in reply or "overdue for 9 days" in reply, reply
+        assert reply.count("saldo neto") + reply.count("net balance") <= 1  # never said twice
+
+    @pytest.mark.parametrize("message", ["¿cuándo vence?", "cuánto debo y cuándo vence?"])
+    def test_when_it_is_due_with_nothing_overdue_is_the_balance_and_its_due_date(
+        self, make_pipeline: PipelineFactory, capabilities: FakeCapabilities, message: str
+    ) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, message))
+        assert "20 de noviembre de 2026" in reply and capabilities.called("arrears") == []
+        assert reply.count("saldo neto") == 1
+
 
 class TestEveryPart:
     def test_an_unanswerable_part_is_named_and_the_rest_answered(

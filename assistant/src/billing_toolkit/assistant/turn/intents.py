@@ -188,7 +188,9 @@ _ARREARS = re.compile(
     r"how (?:many days|long) (?:overdue|late|past due|have i been (?:late|overdue))|"
     r"days (?:overdue|late|past due)|my late fees?|how much is my late fee|"
     r"(?:mora|recargo|atraso) (?:que|q) (?:tengo|llevo|debo|me (?:cobraron|pusieron))|"
-    r"late fee (?:i|that i) (?:have|owe))"
+    r"late fee (?:i|that i) (?:have|owe)|"
+    r"desde cuando (?:estoy|esta|estan|tengo|llevo)(?: \S+){0,2} (?:vencid|atrasad|mora|sin pagar)\w*|"
+    r"since when (?:am i|have i been|is it|has it been) (?:overdue|late|past due))"
 )
 _DAYS_LEFT = re.compile(
     r"\b(?:cuantos dias|cuanto tiempo) (?:me )?(?:quedan?|tengo|faltan?)(?: \S+){0,2} "
@@ -199,6 +201,15 @@ _DAYS_LEFT = re.compile(
 """Days left to pay ("cuántos días me quedan pa pagar"): the balance's next due date and the
 days to it, computed in the evidence — not the payment-methods article the words suggest.
 "Cancelar" here is paying (Venezuelan usage), not ending the service."""
+_WHEN_DUE = re.compile(
+    r"\bcuando (?:se )?vence\b|\bcuando (?:tengo|debo|hay) que pagar\b|\bfecha (?:de vencimiento|"
+    r"limite(?: de pago)?|de corte|de pago)\b|\bhasta cuando (?:tengo|puedo|hay)\b"
+    r"|\bwhen (?:is|does) (?:it|my \w+|the \w+|this|that) (?:due|have to be paid)\b"
+    r"|\bwhen do i (?:have|need) to pay\b|\bdue date\b|\bpayment deadline\b"
+)
+"""When the subscriber's money is due ("¿cuándo vence?", "fecha límite de pago", "when is my
+bill due?"), after an invoice by number or month had its turn: the balance's next due date
+— and, when something is overdue, when that fell due (`pipeline._due_date`)."""
 _HYPOTHETICAL = re.compile(
     r"\b(?:si (?:pago|no pago|me atraso|me retraso)|if i (?:pay|don't|do not))\b"
 )
@@ -248,7 +259,7 @@ def _answerable(text: str) -> Route | None:
     if _ARREARS.search(text) and not _HYPOTHETICAL.search(text):
         return Route(Intent.BALANCE, "arrears", {}, "arrears")
     if _DAYS_LEFT.search(text):
-        return Route(Intent.BALANCE, "balance", {}, "days left to pay")
+        return Route(Intent.BALANCE, "due_date", {}, "days left to pay")
     if _PENDING_CHANGE.search(text):
         return Route(Intent.PLAN, "plan", {}, "pending plan change")
     match = _PLAN_PRICE.search(text)
@@ -278,7 +289,7 @@ def _from_label(prediction: IntentPrediction, text: str) -> Route:
         return _unsupported(*_WANTS[label], cue)
     simple: dict[IntentLabel, tuple[Intent, str | None]] = {
         IntentLabel.BALANCE: (Intent.BALANCE, "balance"),
-        IntentLabel.DUE_DATE: (Intent.BALANCE, "balance"),
+        IntentLabel.DUE_DATE: (Intent.BALANCE, "due_date"),
         IntentLabel.LAST_PAYMENT: (Intent.LAST_PAYMENT, "last_payment"),
         IntentLabel.PLAN: (Intent.PLAN, "plan"),
         IntentLabel.BILL_INCREASE: (Intent.BILL_CHANGE, "bill_change"),
@@ -343,6 +354,8 @@ def route(
         ):
             return Route(Intent.BILL_CHANGE, "bill_change", {}, invoices[0].literal)
         return Route(Intent.INVOICE, "invoice_by_number", {}, invoices[0].literal)
+    if _WHEN_DUE.search(text) and not _HYPOTHETICAL.search(text):
+        return Route(Intent.BALANCE, "due_date", {}, "when it is due")
     courtesy = short_courtesy(text) or (
         IntentLabel.THANKS if _COURTESY_SYMBOLS.fullmatch(message.strip()) else None
     )
@@ -602,7 +615,18 @@ def _answerable_clauses(
 
 
 def _add_new_route(parts: list[RoutedPart], part: RoutedPart) -> None:
-    """`part` joins `parts` unless one of them already takes its route."""
-    key = (part.route.intent, part.route.capability, part.route.topic)
-    if all((p.route.intent, p.route.capability, p.route.topic) != key for p in parts):
-        parts.append(part)
+    """`part` joins `parts` unless one of them already takes its route. The due date's
+    answer is the balance's and more (`pipeline._due_date`): "¿cuánto debo y cuándo
+    vence?" is one part, answered as the due date."""
+    key = _route_key(part.route)
+    for index, taken in enumerate(parts):
+        if _route_key(taken.route) == key:
+            if part.route.capability == "due_date":
+                parts[index] = replace(taken, route=part.route)
+            return
+    parts.append(part)
+
+
+def _route_key(route: Route) -> tuple[Intent, str | None, str | None]:
+    capability = "balance" if route.capability == "due_date" else route.capability
+    return route.intent, capability, route.topic

@@ -657,6 +657,8 @@ class _RunningTurn:
             return [self._report_status(said)]
         if answering.capability == "payments":
             return self._payments_named(answering.params)
+        if answering.capability == "due_date":
+            return self._due_date()
         result = self._invoke(answering.capability, **answering.params)
         if not result.ok:
             self._notice(notices.nothing_on_record(answering.capability, self.language))
@@ -833,6 +835,20 @@ class _RunningTurn:
         self.trace.record("bill_change", "showing the requested invoice instead", compared=compared)
         self.intent = Intent.INVOICE
         return requested
+
+    def _due_date(self) -> list[ToolResult]:
+        """ "¿Cuándo vence?", "¿cuántos días me quedan para pagar?": the balance (the next
+        due date and the days to it); with something overdue, also when it fell due and how
+        long ago (`arrears`) — an overdue account's answer is that it already was, which
+        the balance alone does not say."""
+        balance = self._invoke("balance")
+        if not balance.ok:
+            self._notice(notices.nothing_on_record("balance", self.language))
+            return [balance]
+        if Decimal(str((balance.data or {}).get("overdue_amount", "0"))) <= 0:
+            return [balance]
+        arrears = self._invoke("arrears")
+        return [balance, arrears] if arrears.ok else [balance]
 
     def _bill_change_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
         """ "¿Por qué subió la de octubre?", "octubre vs septiembre": the named invoice (the
