@@ -154,6 +154,12 @@ RATE_EVIDENCE = (
         ("The rate is VES 91.9581 per dollar.", True),
         ("La tasa es Bs. 91,9518 por dólar.", False),  # digits swapped
         ("La tasa es $91,9581.", False),  # the rate's figure in the other currency
+        # said bare, with either decimal mark: no unit to get wrong, the value must hold
+        ("La tasa de hoy es 91,9581.", True),
+        ("Today's rate is 91.9581 bolívares a dollar.", True),
+        ("La tasa de hoy es 91,9518.", False),
+        ("La tasa de hoy es 91,958.", False),  # three decimals: a grouped figure, not a rate
+        ("La tasa de hoy es 9,1958.", False),
     ],
 )
 def test_a_rate_said_with_its_unit_is_backed_only_by_the_same_rate_in_that_unit(

@@ -334,6 +334,9 @@ class _Evidence:
         value = amount_value(token)
         if value is not None:
             return value in self._amounts
+        rate = _rate_value(token)
+        if rate is not None:  # "la tasa es 36,5210": a rate said bare, with no unit to miss
+            return any(rate in rates for rates in self._rates_by_unit.values())
         identifier = _identifier(token)
         if len(identifier.lstrip("-")) >= _MIN_IDENTIFIER_DIGITS:
             return identifier in self._identifiers
