@@ -302,6 +302,11 @@ class TestReferents:
             ("¿y ese pago a qué factura fue?", Pointer.PAYMENT),
             ("¿y el pago anterior?", Pointer.PREVIOUS_PAYMENT),
             ("and my previous payment?", Pointer.PREVIOUS_PAYMENT),
+            ("¿con qué lo pagué?", Pointer.PAYMENT),
+            ("¿y cómo lo pagamos?", Pointer.PAYMENT),
+            ("what did I pay it with?", Pointer.PAYMENT),
+            ("ya lo pagué", Pointer.THAT),  # the invoice shown is paid: its status answers
+            ("¿cómo pagué la factura?", None),  # names what it asks about
             ("esa es mi cuenta", None),
             ("eso es todo, gracias", None),
         ],

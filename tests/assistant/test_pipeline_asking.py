@@ -158,6 +158,26 @@ LAST_PAYMENT, EARLIER_PAYMENT = "PAY-0000012345", "PAY-0000011870"
 """María's payments: received 2026-10-12 (the last) and 2026-09-14."""
 
 
+class TestInvoicesCountedBack:
+    @pytest.mark.parametrize(
+        ("first", "follow_up", "expected"),
+        [
+            ("mi última factura", "¿y la penúltima?", PREVIOUS),
+            ("mi última factura", "¿y la antepenúltima?", None),  # María has two: none
+        ],
+    )
+    def test_the_one_before_last_counts_back_from_the_current(
+        self, make_pipeline: PipelineFactory, first: str, follow_up: str, expected: str | None
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, first))
+        reply = said(pipeline.handle(MARIA_PHONE, follow_up))
+        if expected is not None:
+            assert reply.startswith(f"Factura {expected}")
+        else:
+            assert reply.startswith("No encontré una factura tuya de septiembre")
+
+
 class TestPaymentsByMonthAndBefore:
     def test_a_month_finds_the_payment_received_in_it(self, make_pipeline: PipelineFactory) -> None:
         reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "¿cuánto pagué en septiembre?"))
@@ -189,6 +209,22 @@ class TestPaymentsByMonthAndBefore:
         assert reply.startswith(f"El pago anterior es {EARLIER_PAYMENT}")
         after = said(pipeline.handle(MARIA_PHONE, "¿y el anterior?"))
         assert after == "No encontré un pago anterior a ese en tu cuenta."
+
+    @pytest.mark.parametrize("follow_up", ["¿con qué lo pagué?", "what did I pay it with?"])
+    def test_how_the_payment_shown_was_made_is_that_payment_not_the_last(
+        self, make_pipeline: PipelineFactory, follow_up: str
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, "¿y el pago anterior?"))
+        reply = said(pipeline.handle(MARIA_PHONE, follow_up))
+        assert reply.startswith(
+            (f"Ese pago es {EARLIER_PAYMENT}", f"That payment is {EARLIER_PAYMENT}")
+        )
+        assert LAST_PAYMENT not in reply
+
+    def test_that_payment_with_none_shown_is_the_last(self, make_pipeline: PipelineFactory) -> None:
+        reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "¿con qué lo pagué?"))
+        assert LAST_PAYMENT in reply
 
     def test_another_month_after_a_payment_is_that_months_payment(
         self, make_pipeline: PipelineFactory

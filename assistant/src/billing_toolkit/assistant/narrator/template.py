@@ -201,10 +201,14 @@ def _last_payment(w: _Writer, data: Data) -> str:
 
 
 def _payments(w: _Writer, data: Data) -> str:
-    """The payments a month or "the one before" named (`turn/payment_choice.py`)."""
+    """The payments a month, "the one before" or "that one" named (`turn/payment_choice.py`)."""
     payments, asked = data["payments"], data.get("asked")
     if asked is None:
-        lead = w.t("El pago anterior es ", "The payment before that is ")
+        lead = (
+            w.t("Ese pago es ", "That payment is ")
+            if data.get("shown")
+            else w.t("El pago anterior es ", "The payment before that is ")
+        )
         return "\n".join(lead + _payment(w, payment) for payment in payments)
     if len(payments) == 1:
         return w.t(f"Tu pago de {asked} es ", f"Your payment in {asked} is ") + _payment(

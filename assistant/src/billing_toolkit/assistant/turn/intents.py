@@ -414,6 +414,8 @@ def _payments_of(period: PeriodAsked) -> Route:
 
 PAYMENT_BEFORE = Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the payment before")
 """The payment before the one shown (or before the last): "el pago anterior"."""
+PAYMENT_SHOWN = Route(Intent.LAST_PAYMENT, "payments", {"shown": True}, "the payment shown")
+"""The payment the last reply showed: "ese pago", "¿con qué lo pagué?"."""
 
 
 def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
@@ -432,6 +434,8 @@ def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
         return None
     if pointer is Pointer.PREVIOUS and "payment" in pointing and "invoice" not in pointing:
         return PAYMENT_BEFORE
+    if pointer is Pointer.PAYMENT and "payment" in pointing:  # the one the last reply showed
+        return PAYMENT_SHOWN
     if pointer is Pointer.PAYMENT:
         return Route(Intent.LAST_PAYMENT, "last_payment", {}, "points at the payment")
     return Route(Intent.INVOICE, "invoices", {"pointer": pointer}, f"points at {pointer.value}")

@@ -743,8 +743,8 @@ class _RunningTurn:
         self._notice(missing, quoted=evidence)
 
     def _payments_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
-        """ "¿Cuánto pagué en agosto?", "¿y el anterior?": resolved among the subscriber's own
-        payments. What matches is shown; none is said, with the months they did pay in —
+        """ "¿Cuánto pagué en agosto?", "¿y el anterior?", "¿con qué lo pagué?" (the one shown):
+        resolved among the subscriber's own payments. What matches is shown; none is said, with the months they did pay in —
         never another month's payment as if it were the one asked for."""
         listing = self._invoke("payments")
         self.intent = Intent.LAST_PAYMENT
@@ -763,8 +763,12 @@ class _RunningTurn:
             )
         else:
             shown = self.conversation.referents.of_kind("payment", self.now)
-            matches = payment_before(own, shown[0] if shown else None)
-            missing = notices.no_payment_before(self.language)
+            if params.get("shown"):  # the one shown, not the last: "¿con qué lo pagué?"
+                matches = [p for p in own if shown and str(p["payment_id"]) == shown[0]]
+                missing = notices.nothing_on_record("last_payment", self.language)
+            else:
+                matches = payment_before(own, shown[0] if shown else None)
+                missing = notices.no_payment_before(self.language)
         self.trace.record(
             "payment_named",
             f"{len(matches)} match",
@@ -772,9 +776,8 @@ class _RunningTurn:
             matched=[str(p["payment_id"]) for p in matches],
         )
         if matches:
-            return [
-                replace(listing, data={**(listing.data or {}), "payments": matches, "asked": asked})
-            ]
+            data = {**(listing.data or {}), "payments": matches, "asked": asked}
+            return [replace(listing, data={**data, "shown": bool(params.get("shown"))})]
         self._notice(missing, quoted=[str(listing.evidence_text)] if listing.evidence_text else [])
 
     def _payment_ending_in(self, suffix: str) -> list[ToolResult]:

@@ -11,7 +11,8 @@ What counts as a period request:
 - a relative month — "este mes", "el mes pasado", "el mes antepasado", "this month", "last
   month", "the month before last" — with an invoice word, "la del" or
   "the one from" ("la del mes pasado", "the one from last month"); "la factura pasada" and
-  "la penúltima factura" are last month's (billing is monthly: the one before the current;
+  "la penúltima factura" are last month's, "la antepenúltima factura" the month before's
+  (billing is monthly: the one before the current;
   "la anterior" / "the previous one" point back instead, `referring.py`).
 
 Bias: a month alone is not a period request. "¿cuánto debo este mes?" is a balance question
@@ -42,7 +43,14 @@ _PAID = (
 """A payment made, past tense or possessed: "cuánto pagué en agosto", "mi pago de septiembre",
 "what did I pay in August" — never "pagar"/"pay" (what is to be paid is the invoice's)."""
 _RELATIVE = (
-    (2, re.compile(r"\b(?:mes antepasado|the month before last)\b")),
+    (
+        2,
+        re.compile(
+            r"\b(?:mes antepasado|the month before last"
+            r"|antepenultim[oa](?= (?:factura|recibo))|(?<=factura )antepenultima"
+            r"|(?<=recibo )antepenultimo)\b"
+        ),
+    ),
     (
         1,
         re.compile(
@@ -129,12 +137,20 @@ def compared_periods(message: str) -> tuple[PeriodAsked, ...]:
     return tuple(found)
 
 
+_COUNTED_BACK = re.compile(r"\b(?:la )?(ante)?penultima\b")
+""""¿Y la penúltima?", "¿y la antepenúltima?" (an invoice: "la factura"; "el penúltimo" is
+a payment's, `referring.py`): counted back from the current one (billing is monthly)."""
+
+
 def follow_up_period(message: str) -> PeriodAsked | None:
     """The month of a short follow-up that names nothing else ("¿y en agosto?", "and in
-    June?"): the same question as the last one, of another month — the turn knows of what
-    (an invoice or a payment) from what the last reply showed."""
+    June?", "¿y la antepenúltima?"): the same question as the last one, of another month —
+    the turn knows of what (an invoice or a payment) from what the last reply showed."""
     if len(fold(message).split()) > FOLLOW_UP_WORDS:
         return None
+    counted = _COUNTED_BACK.search(fold(message))
+    if counted is not None:
+        return PeriodAsked(counted[0], months_back=2 if counted[1] else 1)
     return _period_in(message, (_FOLLOW_UP, r"(?!)"))
 
 

@@ -37,7 +37,17 @@ _POINTERS = (
             r"|\b(?:the|my) (?:previous|earlier|prior) payment\b|\bthe payment before\b"
         ),
     ),
-    (Pointer.PAYMENT, r"\b(?:ese pago|that payment|this payment|el mismo pago)\b"),
+    (
+        Pointer.PAYMENT,
+        (
+            r"\b(?:ese pago|that payment|this payment|el mismo pago)\b"
+            # how the payment shown was made: "¿con qué lo pagué?", "what did I pay it with?"
+            r"|\bcon (?:que|cual) (?:lo |la )?(?:pague|pagamos|pagaste)\b"
+            r"|\bcomo (?:lo |la )?(?:pague|pagamos|pagaste)\b(?! (?:la|mi|el|una?)\b)"
+            r"|\b(?:what|how) did (?:i|we) pay (?:it|that)(?: with)?\b"
+            r"|\bwhat did (?:i|we) pay with\b"
+        ),
+    ),
     (
         Pointer.PREVIOUS,
         (
