@@ -535,3 +535,15 @@ def test_the_overdue_part_in_bolivares_is_said_as_overdue_and_converted(
     reply = replied(bot.handle(late["phone"], "lo vencido en bs cuanto es?"))
     assert format_amount(str(usd_to_ves(overdue, rate)), "VES", Language.SPANISH) in reply
     assert f"{format_amount(str(overdue), 'USD', Language.SPANISH)} vencido" in reply
+
+
+@pytest.mark.parametrize(
+    "said", ["mi saldo en bolívares y la tasa", "how much do I owe in bolívares and the rate?"]
+)
+def test_a_part_another_part_already_answered_is_not_said_again(
+    bot: AssistantPipeline, customer: dict[str, Any], said: str
+) -> None:
+    """The conversion states the day's rate; the rate asked beside it is not a second
+    paragraph saying the same sentence."""
+    reply = replied(bot.handle(customer["phone"], said))
+    assert len([line for line in reply.split(". ") if "BCV" in line]) == 1, reply

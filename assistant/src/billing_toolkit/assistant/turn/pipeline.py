@@ -51,6 +51,7 @@ from billing_toolkit.assistant.text.identifiers import (
 )
 from billing_toolkit.assistant.text.language import Language, detect_language
 from billing_toolkit.assistant.text.masking import mask_personal
+from billing_toolkit.assistant.text.sentences import split_sentences
 from billing_toolkit.assistant.turn import notices, payment_reports
 from billing_toolkit.assistant.turn.confirmation import is_affirmative, near
 from billing_toolkit.assistant.turn.gate import pass_gate
@@ -938,10 +939,12 @@ class _RunningTurn:
             self.trace.record("context", "none")
             self._escalate(EscalationReason.NO_CONTEXT)
         self.trace.record("context", "available", parts=len(parts), answered=len(answered))
-        replies = [
-            a.reply if a is not None else notices.part_unanswered(p.text, self.language)
-            for p, a in zip(parts, answers, strict=True)
-        ]
+        replies: list[str] = []
+        for p, a in zip(parts, answers, strict=True):
+            reply = a.reply if a is not None else notices.part_unanswered(p.text, self.language)
+            if a is not None and _already_said(reply, replies):
+                continue  # "mi saldo en bolívares y la tasa": the conversion stated the rate
+            replies.append(reply)
         chunks = {c.chunk_id: c for a in answered for c in a.chunks}
         named = [p.text for p, a in zip(parts, answers, strict=True) if a is None]
         self._remember(tuple(dict.fromkeys(r for a in answered for r in a.shown)))
@@ -1115,3 +1118,10 @@ class _RunningTurn:
 
 def _day(value: Any) -> date:
     return date.fromisoformat(str(value)[:10])
+
+
+def _already_said(reply: str, replies: Sequence[str]) -> bool:
+    """Whether every sentence of a part's `reply` is a sentence the turn's earlier parts
+    already said: said twice, it reads as if the bot had not listened."""
+    earlier = {sentence for text in replies for sentence in split_sentences(text)}
+    return bool(earlier) and all(s in earlier for s in split_sentences(reply))
