@@ -124,7 +124,42 @@ class TestAccusationsAreComplaints:
     def test_an_accusation_hands_over_as_a_complaint(self, message: str) -> None:
         assert is_complaint(message) is not None
 
-    @pytest.mark.parametrize("message", ["me robaron el router, que hago?", "cuanto debo?"])
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "estoy harto de ustedes",
+            "ya estoy cansada de esperar que me acrediten el pago",
+            "pésimo servicio, llevo 3 días sin internet",
+            "qué mal servicio 😤",
+            "nadie me responde, qué falta de respeto",
+            "no es justo que me cobren mora si pagué a tiempo",
+            "estoy muy molesto con el cobro de este mes",
+            "voy a cambiarme de proveedor",
+            "me cambio a otra compañía si no me resuelven",
+            "this is unacceptable",
+            "worst service ever",
+            "I'm really frustrated with my bill",
+            "we're fed up with the outages",
+            "I will switch to another provider",
+        ],
+    )
+    def test_anger_said_outright_or_leaving_hands_over_as_a_complaint(self, message: str) -> None:
+        assert is_complaint(message) is not None
+
+    @pytest.mark.parametrize(
+        "message",
+        [
+            "me robaron el router, que hago?",
+            "cuanto debo?",
+            "el servicio está muy lento",
+            "la atención estuvo muy bien, gracias",
+            "no está mal el plan",
+            "is it fair to ask when my bill is due?",
+            "I'm not angry, just asking my balance",
+            "quiero cambiarme de plan",
+            "the service is slow today",
+        ],
+    )
     def test_clean_questions_are_not_complaints(self, message: str) -> None:
         assert is_complaint(message) is None
 

@@ -36,6 +36,18 @@ _COMPLAINTS = tuple(
         # figure the bot can quote settles. (A bill that went up or came twice is a bill
         # question: "me cobraron de más" is answered by comparing the invoices.)
         r"\b(?:(?:me )?siguen cobrando|me sigue(?:n)? llegando el cobro|cobro indebido)\b",
+        # Anger or disgust said outright, and leaving for another provider: someone must
+        # own it, whatever the figures say ("estoy harto", "pésimo servicio", "me cambio de
+        # proveedor"). A slow or cut service alone is a question for the service check.
+        (
+            r"\b(?:estoy|estamos|ya estoy) (?:muy |bien |tan )?(?:hart[oa]s?|molest[oa]s?|"
+            r"indignad[oa]s?|furios[oa]s?|arrech[oa]s?|cansad[oa]s? de|decepcionad[oa]s?)\b|"
+            r"\b(?:pesimo|pesima|malisimo|malisima|que mal|muy mal|mal) (?:servicio|atencion)\b|"
+            r"\b(?:una verguenza|que verguenza|falta de respeto|no es justo|es injusto|"
+            r"inaceptable|inadmisible|una porqueria|un desastre)\b|"
+            r"\b(?:(?:me (?:voy a )?cambi(?:o|ar|are)|cambiarme|cambiarnos) (?:de|a otr[oa]) "
+            r"(?:proveedor|compania|empresa))\b"
+        ),
         # The regulators and consumer-protection offices subscribers name.
         (
             r"\b(?:ente regulador|conatel|sundde|indepabis|defensoria del pueblo|"
@@ -51,6 +63,14 @@ _COMPLAINTS = tuple(
         r"\b(?:report you to|i will report you|i'll report you)\b",
         r"\b(?:scam|scammers|rip ?off|ripoff|thieves|fraud|daylight robbery)\b",
         r"\b(?:(?:you |they )?(?:keep|are still|still) charging me)\b",
+        (
+            r"\b(?:unacceptable|outrageous|disgraceful|disrespectful|not fair|unfair|"
+            r"fed up|sick and tired|sick of|(?:worst|terrible|awful|horrible|pathetic) "
+            r"(?:service|company|provider|support|customer service)|"
+            r"(?:i am|i'm|we are|we're) (?:so |very |really )?(?:angry|furious|upset|"
+            r"frustrated|disappointed|outraged)|switch(?:ing)? (?:to )?(?:another|a different) "
+            r"(?:provider|company))\b"
+        ),
     )
 )
 
