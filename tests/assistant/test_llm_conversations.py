@@ -130,6 +130,11 @@ FAULTY: dict[str, tuple[str, str, str]] = {
         BALANCE_ES,
         "Debes USD 38,28 y tienes un saldo a favor de USD 38,28.",
     ),
+    NarrationFault.WRONG_FIELD_DATE: (
+        MARIA_PHONE,
+        INVOICES,
+        "Tu factura INV-2026-004281 vence el 5 de noviembre de 2026: ya está vencida.",
+    ),
     NarrationFault.MAGNITUDE: (MARIA_PHONE, BALANCE_ES, "Debes USD 3.828."),
     NarrationFault.TRANSPOSED_DIGITS: (MARIA_PHONE, BALANCE_ES, "Debes USD 38,82."),
     NarrationFault.NEIGHBOURING_INVOICE: (

@@ -316,6 +316,36 @@ def test_no_field_figure_is_swapped_when_every_figure_is_that_field() -> None:
     assert not corrupt(Narration(reply, ()), fault, _request(BALANCE))[1].applied
 
 
+INVOICE = (
+    "Invoice INV-2026-004281 of account 1000004821: status open; period 2026-11-05 to"
+    " 2026-12-04; issued 2026-11-05; due 2026-11-20; total USD 38.28; paid USD 0.00;"
+    " amount due USD 38.28."
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "corrupted"),
+    [
+        (
+            "Tu factura vence el 20 de noviembre de 2026.",
+            "Tu factura vence el 5 de noviembre de 2026.",
+        ),
+        (
+            "Your invoice was issued on November 5, 2026.",
+            "Your invoice was issued on November 20, 2026.",
+        ),
+    ],
+)
+def test_a_date_said_of_the_wrong_field_is_written_and_caught(reply: str, corrupted: str) -> None:
+    """The issue date said as the due date, or the other way round: a date of the
+    evidence in the wrong place — only the labelled-date guard can tell."""
+    assert verify(reply, INVOICE).grounded
+    fault = NarrationFault.WRONG_FIELD_DATE
+    narration, injection = corrupt(Narration(reply, ()), fault, _request(INVOICE))
+    assert narration.reply == corrupted and injection.applied
+    assert not verify(narration.reply, INVOICE).grounded
+
+
 def test_a_reply_with_nothing_to_corrupt_is_returned_unchanged() -> None:
     plain = Narration("Con gusto te ayudo.", ())
     for fault in set(NarrationFault) - {NarrationFault.INVENTED_CITATION}:
@@ -345,6 +375,8 @@ SCENARIOS = [
     (NarrationFault.WRONG_WEEKDAY, MARIA_PHONE, "¿recibieron mi pago?"),
     (NarrationFault.WRONG_FIELD_FIGURE, MARIA_PHONE, "¿Cuál es mi saldo?"),
     (NarrationFault.WRONG_FIELD_FIGURE, MARIA_PHONE, "What is my balance?"),
+    (NarrationFault.WRONG_FIELD_DATE, MARIA_PHONE, "factura INV-2026-004281"),
+    (NarrationFault.WRONG_FIELD_DATE, MARIA_PHONE, "What is my balance?"),
 ]
 
 

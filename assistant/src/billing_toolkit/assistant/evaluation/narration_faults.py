@@ -27,12 +27,14 @@ from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 
+from billing_toolkit.assistant.guards import labelled_dates
 from billing_toolkit.assistant.guards.labelled_figures import FIELDS, said_to_be, wrong_for
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
 from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
 from billing_toolkit.assistant.text.currencies import currency_before, unit_of
 from billing_toolkit.assistant.text.dates import DateMention, DateStyle, find_dates, write_like
+from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.number_words import spell_number
 
@@ -50,6 +52,7 @@ class NarrationFault(StrEnum):
     CROSS_RECORD_DATE = "cross_record_date"
     WRONG_WEEKDAY = "wrong_weekday"
     WRONG_FIELD_FIGURE = "wrong_field_figure"
+    WRONG_FIELD_DATE = "wrong_field_date"
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +341,24 @@ def _wrong_field_figure(reply: str, evidence: Evidence) -> Change | None:
     return None
 
 
+def _wrong_field_date(reply: str, evidence: Evidence) -> Change | None:
+    """The first date said of a labelled field ("vence el 21 de noviembre de 2026") takes
+    another date of the evidence that is not that field's ("vence el 6 de noviembre de
+    2026": the issue date said as the due date), written the same way."""
+    folded = fold(reply)
+    if len(folded) != len(reply):  # offsets must stay the reply's
+        return None
+    known = sorted({d.value for text in evidence for d in _dates_of(text) if d.value})
+    for mention in (m for m in _dates_of(reply) if m.value is not None):
+        for field in labelled_dates.FIELDS:
+            dates = labelled_dates.field_dates(field, evidence)
+            if not dates or not labelled_dates.said_of(field, folded, mention.start):
+                continue
+            for other in (d for d in known if d not in dates):
+                return _replace(reply, mention.start, mention.end, write_like(other, mention))
+    return None
+
+
 _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
@@ -350,6 +371,7 @@ _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.CROSS_RECORD_FIGURE: _cross_record_figure,
     NarrationFault.CROSS_RECORD_DATE: _cross_record_date,
     NarrationFault.WRONG_FIELD_FIGURE: _wrong_field_figure,
+    NarrationFault.WRONG_FIELD_DATE: _wrong_field_date,
 }
 _LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Evidence], Change | None]] = {
     NarrationFault.WRONG_VALUE_IN_WORDS: _wrong_value_in_words,

@@ -83,7 +83,8 @@ backs is rejected and listed in `illustrative_tokens` as well, so the agent sees
 
 What it does not check: that a figure is the one the subscriber asked about (a correct
 "amount due" given for "overdue", "credit" or "net balance" within the same record is
-`labelled_figures.py`'s to catch), counts of things in words ("dos facturas"), the meaning
+`labelled_figures.py`'s to catch, a true date said as the wrong one — the issue date as the
+due date — `labelled_dates.py`'s), counts of things in words ("dos facturas"), the meaning
 of the words around a figure ("subió" for a fall, or which of a bill comparison's "went
 from USD 28.00 to USD 36.02" is the old figure), a subject named by a word and not an
 identifier ("tu saldo": backed by any record), and a day with no month in its sentence
@@ -102,6 +103,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
 
+from billing_toolkit.assistant.guards.labelled_dates import unsupported_dated
 from billing_toolkit.assistant.guards.labelled_figures import unsupported_labelled
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.guards.report_claims import REPORT_ID, unsupported_claims
@@ -405,6 +407,7 @@ class GroundingVerifier:
                     *(token for _, token in sorted(failed)),
                     *unsupported_claims(canonical, texts),
                     *unsupported_labelled(canonical, texts),
+                    *unsupported_dated(canonical, texts, language),
                 ]
             )
         )
