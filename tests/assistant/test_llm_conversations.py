@@ -135,6 +135,11 @@ FAULTY: dict[str, tuple[str, str, str]] = {
         INVOICES,
         "Tu factura INV-2026-004281 vence el 5 de noviembre de 2026: ya está vencida.",
     ),
+    NarrationFault.WRONG_PAYMENT_METHOD: (
+        MARIA_PHONE,
+        "¿recibieron mi pago?",
+        "Sí: recibimos tu pago PAY-0000012345 por USD 32,48 (efectivo).",
+    ),
     NarrationFault.MAGNITUDE: (MARIA_PHONE, BALANCE_ES, "Debes USD 3.828."),
     NarrationFault.TRANSPOSED_DIGITS: (MARIA_PHONE, BALANCE_ES, "Debes USD 38,82."),
     NarrationFault.NEIGHBOURING_INVOICE: (

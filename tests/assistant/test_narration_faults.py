@@ -377,6 +377,8 @@ SCENARIOS = [
     (NarrationFault.WRONG_FIELD_FIGURE, MARIA_PHONE, "What is my balance?"),
     (NarrationFault.WRONG_FIELD_DATE, MARIA_PHONE, "factura INV-2026-004281"),
     (NarrationFault.WRONG_FIELD_DATE, MARIA_PHONE, "What is my balance?"),
+    (NarrationFault.WRONG_PAYMENT_METHOD, MARIA_PHONE, "¿recibieron mi pago?"),
+    (NarrationFault.WRONG_PAYMENT_METHOD, MARIA_PHONE, "did you get my payment?"),
 ]
 
 

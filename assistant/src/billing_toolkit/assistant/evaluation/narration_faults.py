@@ -53,6 +53,7 @@ class NarrationFault(StrEnum):
     WRONG_WEEKDAY = "wrong_weekday"
     WRONG_FIELD_FIGURE = "wrong_field_figure"
     WRONG_FIELD_DATE = "wrong_field_date"
+    WRONG_PAYMENT_METHOD = "wrong_payment_method"
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +360,33 @@ def _wrong_field_date(reply: str, evidence: Evidence) -> Change | None:
     return None
 
 
+_METHOD_LABELS = (
+    ("Pago Móvil", "transferencia bancaria", "efectivo", "tarjeta en punto de venta"),
+    ("Pago Móvil", "bank transfer", "cash", "card at a point of sale"),
+)
+"""How the template narrator names each payment method, per language: a fault says another."""
+_BRACKETED_METHOD = re.compile(
+    r"\bPAY-\d+\b(?:[^.;]|\.(?=\d)|(?<=Bs)\.)*?\(("
+    + "|".join(sorted({re.escape(m) for ms in _METHOD_LABELS for m in ms}))
+    + r")\)"
+)
+
+
+def _wrong_payment_method(reply: str, evidence: Evidence) -> Change | None:
+    """`PAY-… por USD 32,48 (efectivo)` → `(tarjeta en punto de venta)`: the next method of
+    the same language — no figure changes, only what the payment is said to have been."""
+    match = _BRACKETED_METHOD.search(reply)
+    if match is None:
+        return None
+    labels = (
+        next(ms for ms in _METHOD_LABELS if match[1] in ms[1:])
+        if match[1] != "Pago Móvil"
+        else _METHOD_LABELS[0]
+    )
+    other = labels[(labels.index(match[1]) + 1) % len(labels)]
+    return _replace(reply, match.start(1), match.end(1), other)
+
+
 _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.MAGNITUDE: lambda reply, ev: _first(reply, _amounts(reply), _magnitude, ev),
     NarrationFault.TRANSPOSED_DIGITS: lambda reply, ev: _first(
@@ -372,6 +400,7 @@ _TEXT_FAULTS: dict[NarrationFault, Callable[[str, Evidence], Change | None]] = {
     NarrationFault.CROSS_RECORD_DATE: _cross_record_date,
     NarrationFault.WRONG_FIELD_FIGURE: _wrong_field_figure,
     NarrationFault.WRONG_FIELD_DATE: _wrong_field_date,
+    NarrationFault.WRONG_PAYMENT_METHOD: _wrong_payment_method,
 }
 _LANGUAGE_FAULTS: dict[NarrationFault, Callable[[str, Language, Evidence], Change | None]] = {
     NarrationFault.WRONG_VALUE_IN_WORDS: _wrong_value_in_words,
