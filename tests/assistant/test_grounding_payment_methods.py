@@ -71,8 +71,10 @@ def test_a_method_the_evidence_does_not_give_is_stopped(
         ("Pagaste con tarjeta.", (PAYMENT,)),
         ("Tu pago fue con tarjeta en punto de venta.", (PAYMENT,)),
         (
-            "Tu pago PAY-0000011932, del 19 de octubre de 2026, por USD 32,48 (tarjeta en punto"
-            " de venta).",
+            (
+                "Tu pago PAY-0000011932, del 19 de octubre de 2026, por USD 32,48 (tarjeta en"
+                " punto de venta)."
+            ),
             (PAYMENT,),
         ),
         ("Your last payment was made with a card.", (PAYMENT,)),
