@@ -274,7 +274,32 @@ BILLED = LabelledField(
 line), so it is stopped only when the evidence gives the amount solely as money on the
 subscriber's side — a credit, a payment, a report. Only the verbs of an amount stand
 between ("tu factura fue pagada con…" says nothing of the bill's amount)."""
-FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID, BILLED)
+PLAN_PRICE = LabelledField(
+    r"(?:plan\b[^,;.]{0,100}?\b(?:cuesta|cuestan|vale|valen|costs?|is priced at"
+    r"|tiene un (?:precio|costo)(?: mensual)? de|(?:su |tu |el )?precio(?: mensual)? es(?: de)?"
+    r"|price is|por|for)"
+    r"|(?:precio|costo)(?: mensual)? (?:de|del) (?:tu |el |su )?plan\b[^,;.]{0,40}?\bes(?: de)?"
+    r"|(?:price|cost) of (?:your|the) plan\b[^,;.]{0,40}?\bis)",
+    "",
+    (),
+    refuted_by=(
+        re.compile(rf"\btotal {_FIGURE}"),
+        re.compile(rf"\bamount due {_FIGURE}"),
+        _INVOICE_PAID,
+        _PAYMENT_AMOUNT,
+        re.compile(rf"{_FIGURE} to INV-"),  # what a payment applied to an invoice
+        *CREDIT.evidence,
+        *OVERDUE.evidence[:1],
+        *NET_BALANCE.evidence,
+    ),
+    gap="",
+    after_only=r"(?!)",
+)
+"""What a plan is said to cost ("tu plan Fibra 100 cuesta USD 28,00", "…por USD 28,00 al
+mes", "your plan costs…"): a plan's monthly price, which an invoice's total is not (the tax
+is on top) — so an amount said of it is stopped when the evidence gives it only as what was
+billed, owed, paid or credited; a price of the plans table passes (it is no such figure)."""
+FIELDS = (OWED, OVERDUE, CREDIT, NET_BALANCE, PAID, BILLED, PLAN_PRICE)
 """In the order the fault injector tries them (the debt first: a reply that states a credit
 also says what is owed)."""
 _ANY_FIGURE = re.compile(_FIGURE)
