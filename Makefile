@@ -51,7 +51,7 @@ run: install
 # its seven seconds of tests) fails below that. Coverage traces only that
 # run — a tracer over the whole suite costs about a fifth of its time for modules it does not
 # measure — and the second run is everything else.
-COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.guards.record_binding --cov=billing_toolkit.assistant.guards.labelled_figures --cov=billing_toolkit.assistant.guards.labelled_dates --cov=billing_toolkit.assistant.guards.payment_methods --cov=billing_toolkit.assistant.text.amounts --cov=billing_toolkit.assistant.text.currencies --cov=billing_toolkit.assistant.text.number_words --cov=billing_toolkit.assistant.text.dates --cov=billing_toolkit.assistant.text.relative_dates --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+COVERAGE := --cov=billing_toolkit.assistant.guards.grounding --cov=billing_toolkit.assistant.guards.record_binding --cov=billing_toolkit.assistant.guards.labelled_figures --cov=billing_toolkit.assistant.guards.labelled_dates --cov=billing_toolkit.assistant.guards.payment_methods --cov=billing_toolkit.assistant.guards.plan_speeds --cov=billing_toolkit.assistant.text.amounts --cov=billing_toolkit.assistant.text.currencies --cov=billing_toolkit.assistant.text.number_words --cov=billing_toolkit.assistant.text.dates --cov=billing_toolkit.assistant.text.relative_dates --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
 COVERED_TESTS := $(sort $(wildcard tests/assistant/test_grounding*.py)) tests/assistant/test_amounts.py tests/assistant/test_dates.py tests/assistant/test_number_words.py tests/assistant/test_record_binding.py
 
 # The whole suite on every core (pytest-xdist; each test file runs on one worker, so a module's

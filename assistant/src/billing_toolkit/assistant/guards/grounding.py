@@ -106,6 +106,7 @@ from functools import cached_property
 from billing_toolkit.assistant.guards.labelled_dates import unsupported_dated
 from billing_toolkit.assistant.guards.labelled_figures import unsupported_labelled
 from billing_toolkit.assistant.guards.payment_methods import unsupported_methods
+from billing_toolkit.assistant.guards.plan_speeds import unsupported_speeds
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.guards.report_claims import REPORT_ID, unsupported_claims
 from billing_toolkit.assistant.text.amounts import (
@@ -410,6 +411,7 @@ class GroundingVerifier:
                     *unsupported_labelled(canonical, texts),
                     *unsupported_dated(canonical, texts, language),
                     *unsupported_methods(canonical, texts),
+                    *unsupported_speeds(canonical, texts),
                 ]
             )
         )
