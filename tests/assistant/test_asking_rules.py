@@ -10,7 +10,7 @@ import pytest
 from billing_toolkit.assistant.store.model import Referent, Referents
 from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.text.sentences import split_sentences
-from billing_toolkit.assistant.turn.intents import route, route_parts
+from billing_toolkit.assistant.turn.intents import route, route_parts, topic_words
 from billing_toolkit.assistant.turn.invoice_choice import (
     invoices_ending_in,
     invoices_of_period,
@@ -458,3 +458,17 @@ class TestSentences:
         self, text: str, sentences: list[str]
     ) -> None:
         assert split_sentences(text) == sentences
+
+
+@pytest.mark.parametrize(
+    ("topic", "language", "words"),
+    [
+        ("métodos de pago|payment methods", Language.SPANISH, "métodos de pago"),
+        ("métodos de pago|payment methods", Language.ENGLISH, "payment methods"),
+        ("una sola lengua", Language.ENGLISH, "una sola lengua"),  # no English given
+    ],
+)
+def test_a_topic_adds_only_the_replys_language_to_the_query(
+    topic: str, language: Language, words: str
+) -> None:
+    assert topic_words(topic, language) == words

@@ -158,3 +158,22 @@ def test_the_knowledge_base_examples_are_nobodys(api: httpx.Client) -> None:
         elif not example.startswith("PAY-"):
             lookup = api.get("/v1/customer-lookup", params={"national_id": example})
             assert lookup.status_code in (404, 422)
+
+
+@pytest.mark.parametrize(
+    ("question", "methods"),
+    [
+        ("¿cómo puedo pagar?", ("Pago Móvil", "transferencia bancaria", "Zelle", "efectivo")),
+        ("¿dónde puedo pagar?", ("Pago Móvil", "transferencia bancaria", "Zelle", "efectivo")),
+        ("how can I pay?", ("Pago Móvil", "bank transfer", "Zelle", "cash")),
+    ],
+)
+def test_how_to_pay_names_every_method_not_one_of_them(
+    assistant: Assistant, tenant: dict[str, Any], question: str, methods: tuple[str, ...]
+) -> None:
+    """It answered "…por cualquiera de estos medios." with no list, or the Zelle section
+    alone (the other language's chunks, pulled in by the topic words, crowded out the
+    article's opening)."""
+    result = assistant.pipeline.handle(_customer(tenant)["phone"], question)
+    assert result.action is Action.REPLY
+    assert all(method in str(result.reply) for method in methods), result.reply

@@ -33,6 +33,8 @@ class EvidenceChunk:
     vector_score: float | None = None
     kind: str = "policy"
     """`policy`, `worked_example` or `format_sample` (`retrieval/kinds.py`)."""
+    heading: str = ""
+    """The article's title and the section's heading, joined ("Métodos de pago > Zelle")."""
 
 
 @dataclass(frozen=True, slots=True)

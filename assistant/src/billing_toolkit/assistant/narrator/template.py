@@ -624,10 +624,17 @@ def _policy_text(w: _Writer, request: NarrationRequest) -> tuple[str, str] | Non
     policies = [c for c in candidates if c.kind == "policy"] or candidates
     wanted = _content_words(request.question)
     # The chunk that shares the most content words with the question; among equals the one
+    # whose article title and section heading share the most ("¿cómo puedo pagar?": the
+    # payment-methods article's opening, not the billing cycle's "para pagar"), then the one
     # retrieval ranked first (the chunks come in fused-rank order). A vector score alone
     # prefers a chunk about paying in general to the one about the method asked for.
     chunk = min(
-        enumerate(policies), key=lambda ic: (-len(wanted & _content_words(ic[1].text)), ic[0])
+        enumerate(policies),
+        key=lambda ic: (
+            -len(wanted & _content_words(ic[1].text)),
+            -len(wanted & _content_words(ic[1].heading)),
+            ic[0],
+        ),
     )[1]
     chosen = _answering_sentences(request.question, chunk)
     body = " ".join(chosen)

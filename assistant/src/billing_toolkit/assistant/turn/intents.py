@@ -45,6 +45,7 @@ from typing import Any
 
 from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.identifiers import Identifier, IdentifierKind
+from billing_toolkit.assistant.text.language import Language
 from billing_toolkit.assistant.understanding.classifier import IntentClassifier, IntentPrediction
 from billing_toolkit.assistant.understanding.keyword_classifier import (
     ACTIONS,
@@ -145,11 +146,21 @@ _OTHER_ACTIONS = (
     ),
 )
 _TOPICS = {
-    IntentLabel.SERVICE_DOWN: "suspensión y reconexión del servicio suspension reconnection",
-    IntentLabel.PAYMENT_METHODS: "métodos de pago payment methods",
-    IntentLabel.LATE_FEES: "recargo por mora late fee",
-    IntentLabel.EXCHANGE_RATE: "tasa de cambio exchange rate bolívares",
+    IntentLabel.SERVICE_DOWN: "suspensión y reconexión del servicio|suspension reconnection",
+    IntentLabel.PAYMENT_METHODS: "métodos de pago|payment methods",
+    IntentLabel.LATE_FEES: "recargo por mora|late fee",
+    IntentLabel.EXCHANGE_RATE: "tasa de cambio bolívares|exchange rate bolívares",
 }
+"""Words added to a policy question's KB query, Spanish|English: only the reply's language's
+are added (`topic_words`) — both, and the other language's chunks crowd the answer out."""
+
+
+def topic_words(topic: str, language: Language) -> str:
+    """The words of `topic` ("español|english") for a reply in `language`."""
+    spanish, _, english = topic.partition("|")
+    return english if language is Language.ENGLISH and english else spanish
+
+
 _SINGLE_INVOICE = re.compile(
     r"\b(?:ultima factura|mi factura|mi recibo|my (?:invoice|bill)|(?:last|latest) (?:invoice|bill))\b"
 )
@@ -222,9 +233,9 @@ _PENDING_CHANGE = re.compile(
 )
 
 
-_PLAN_TABLE_TERMS = "plan código velocidad precio mensual code speed monthly price mbps"
-"""Added to a plan-price question's KB query: the words of the plans table's header in both
-languages, so the table ranks above the plan-change articles that also say "plan"."""
+_PLAN_TABLE_TERMS = "plan código velocidad precio mensual|plan code speed monthly price mbps"
+"""Added to a plan-price question's KB query: the words of the plans table's header, so the
+table ranks above the plan-change articles that also say "plan"."""
 
 
 def _denied_object(denial: re.Match[str]) -> str:

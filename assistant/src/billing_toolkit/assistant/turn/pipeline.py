@@ -69,6 +69,7 @@ from billing_toolkit.assistant.turn.intents import (
     RoutedPart,
     questions_besides_a_report,
     route_parts,
+    topic_words,
 )
 from billing_toolkit.assistant.turn.invoice_choice import (
     asked_month,
@@ -578,7 +579,8 @@ class _RunningTurn:
             # words (their "Bs. 1.310,40") back nothing in the other parts.
             return _Answer(said.text, (), (), said.quoted, about_account=False)
         personal = part.route.intent in PERSONAL_INTENTS
-        query = f"{part.text} {part.route.topic}" if part.route.topic else part.text
+        topic = part.route.topic
+        query = f"{part.text} {topic_words(topic, self.language)}" if topic else part.text
         chunks = self._retrieve(query)
         usable = [c for c in chunks if not personal or c.kind == ChunkKind.POLICY]
         evidence = [r for r in results if r.ok and r.evidence_text]
@@ -591,7 +593,14 @@ class _RunningTurn:
             customer=self.identity.customer,
             tool_results=tuple(evidence),
             chunks=tuple(
-                EvidenceChunk(c.chunk_id, c.text, c.language, c.vector_score, c.kind)
+                EvidenceChunk(
+                    c.chunk_id,
+                    c.text,
+                    c.language,
+                    c.vector_score,
+                    c.kind,
+                    " > ".join(c.heading_path),
+                )
                 for c in usable
             ),
         )

@@ -94,6 +94,11 @@ class RetrievedChunk(Protocol):
         """`policy`, `worked_example` or `format_sample`, set from the document's structure."""
         ...
 
+    @property
+    def heading_path(self) -> tuple[str, ...]:
+        """The article's title, then the section's heading (the intro has the title alone)."""
+        ...
+
 
 class Retriever(Protocol):
     """Hybrid retrieval over the operator's knowledge base, best chunk first."""
