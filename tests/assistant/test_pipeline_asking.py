@@ -178,6 +178,43 @@ class TestInvoicesCountedBack:
             assert reply.startswith("No encontré una factura tuya de septiembre")
 
 
+class TestFollowUpsAboutWhatWasShown:
+    def test_how_much_it_was_after_an_invoice_is_that_invoice_not_the_balance(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {PREVIOUS}"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿y cuánto era?"))
+        assert reply.startswith(f"Factura {PREVIOUS}") and "saldo neto" not in reply
+
+    def test_how_much_the_late_fee_is_after_an_invoice_is_not_the_invoice(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {PREVIOUS}"))
+        result = pipeline.handle(MARIA_PHONE, "¿y cuánto es la mora?")
+        assert not str(result.reply).startswith(f"Factura {PREVIOUS}")
+
+    @pytest.mark.parametrize("follow_up", ["¿cuándo la pagué?", "when did I pay it?"])
+    def test_when_the_invoice_shown_was_paid_is_the_payment_applied_to_it(
+        self, make_pipeline: PipelineFactory, follow_up: str
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {PREVIOUS}"))
+        reply = said(pipeline.handle(MARIA_PHONE, follow_up))
+        assert reply.startswith(
+            (f"Pagaste la factura {PREVIOUS} con PAY-", f"You paid invoice {PREVIOUS} with PAY-")
+        )
+
+    def test_when_an_open_invoice_was_paid_says_no_payment_went_to_it(
+        self, make_pipeline: PipelineFactory
+    ) -> None:
+        pipeline = _pipeline(make_pipeline)
+        said(pipeline.handle(MARIA_PHONE, f"factura {LATEST}"))
+        reply = said(pipeline.handle(MARIA_PHONE, "¿cuándo la pagué?"))
+        assert reply == "No encontré un pago aplicado a esa factura entre tus últimos pagos."
+
+
 class TestPaymentsByMonthAndBefore:
     def test_a_month_finds_the_payment_received_in_it(self, make_pipeline: PipelineFactory) -> None:
         reply = said(_pipeline(make_pipeline).handle(MARIA_PHONE, "¿cuánto pagué en septiembre?"))

@@ -205,7 +205,9 @@ def _payments(w: _Writer, data: Data) -> str:
     payments, asked = data["payments"], data.get("asked")
     if asked is None:
         lead = (
-            w.t("Ese pago es ", "That payment is ")
+            w.t(f"Pagaste la factura {invoice} con ", f"You paid invoice {invoice} with ")
+            if (invoice := data.get("of_invoice"))
+            else w.t("Ese pago es ", "That payment is ")
             if data.get("shown")
             else w.t("El pago anterior es ", "The payment before that is ")
         )

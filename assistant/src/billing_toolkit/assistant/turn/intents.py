@@ -427,12 +427,36 @@ PAYMENT_BEFORE = Route(Intent.LAST_PAYMENT, "payments", {"before": True}, "the p
 """The payment before the one shown (or before the last): "el pago anterior"."""
 PAYMENT_SHOWN = Route(Intent.LAST_PAYMENT, "payments", {"shown": True}, "the payment shown")
 """The payment the last reply showed: "ese pago", "¿con qué lo pagué?"."""
+PAYMENT_OF_INVOICE = Route(
+    Intent.LAST_PAYMENT, "payments", {"of_invoice": True}, "the payment of the invoice shown"
+)
+"""The payment applied to the invoice the last reply showed: "¿cuándo la pagué?"."""
+_SHORT_FOLLOW_UP = 6
+"""Words at most of a follow-up read against what was shown ("¿y cuánto era?")."""
+_HOW_MUCH_WAS = re.compile(
+    r"^(?:y )?(?:cuanto|de cuanto) (?:era|es|fue|sale|salio|quedo)\b(?! (?:la|el|lo|mi|mis|tu|de)\b)"
+    r"|^(?:and )?how much (?:was|is) (?:it|that|this)\b"
+)
+_WHEN_PAID = re.compile(
+    r"\b(?:cuando|con que|como) (?:la|lo) (?:pague|pagamos|cancele|abone)\b"
+    r"|\bwhen did (?:i|we) pay (?:it|that|this)(?: one| invoice| bill)?\b"
+    r"|\bwhat did (?:i|we) pay (?:it|that) with\b"
+)
 
 
 def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     """A follow-up pointing back ("¿y qué trae esa?", "the previous one"): resolved by the
     turn against what the last reply showed. With nothing shown it still is one when it
     names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
+    words = " ".join(re.sub(r"[^\w' ]+", " ", fold(message)).split())
+    short = len(words.split()) <= _SHORT_FOLLOW_UP
+    if short and "invoice" in pointing and _WHEN_PAID.search(words):
+        return PAYMENT_OF_INVOICE  # "¿cuándo la pagué?": the payment applied to the one shown
+    if short and pointing and _HOW_MUCH_WAS.search(words):
+        if "invoice" in pointing:  # "¿y cuánto era?": the invoice shown, not the balance
+            return Route(Intent.INVOICE, "invoices", {"pointer": Pointer.THAT}, "how much it was")
+        if "payment" in pointing:
+            return PAYMENT_SHOWN
     again = follow_up_period(message) if pointing else None
     if again is not None and "invoice" in pointing:  # "¿y en agosto?" after an invoice
         return _invoice_of(again)

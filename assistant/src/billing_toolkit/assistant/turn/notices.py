@@ -333,6 +333,18 @@ def no_payment_for_period(asked: str, on_record: Sequence[str], language: Langua
     return f"No encontré un pago tuyo recibido en {asked}. Tus pagos son de: {have}."
 
 
+def no_payment_for_invoice(language: Language) -> str:
+    """No payment among the latest on record was applied to the invoice shown (not named:
+    this turn's evidence, the payments, does not carry its number)."""
+    return _pick(
+        (
+            "No encontré un pago aplicado a esa factura entre tus últimos pagos.",
+            "I found no payment applied to that invoice among your latest payments.",
+        ),
+        language,
+    )
+
+
 def no_payment_before(language: Language) -> str:
     """The payment shown (or the last one) is the oldest on record: nothing came before it."""
     return _pick(

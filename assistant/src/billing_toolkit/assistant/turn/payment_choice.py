@@ -50,6 +50,15 @@ def payment_before(payments: Sequence[Payment], shown: str | None) -> list[Payme
     return list(payments[after : after + 1])
 
 
+def payments_applied_to(payments: Sequence[Payment], invoice: str) -> list[Payment]:
+    """The payments (newest first, as listed) that applied something to `invoice`."""
+    return [
+        p
+        for p in payments
+        if any(str(a.get("invoice_number")) == invoice for a in p.get("allocations") or ())
+    ]
+
+
 def months_paid(payments: Sequence[Payment], language: Language) -> list[str]:
     """The months the subscriber's listed payments were received in, oldest first, once each."""
     return months_on_record(payments, _received, language)

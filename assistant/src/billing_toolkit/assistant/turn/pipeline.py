@@ -80,6 +80,7 @@ from billing_toolkit.assistant.turn.invoice_choice import (
 from billing_toolkit.assistant.turn.payment_choice import (
     months_paid,
     payment_before,
+    payments_applied_to,
     payments_of_period,
 )
 from billing_toolkit.assistant.turn.ports import BillingCapabilities, RetrievedChunk, Retriever
@@ -773,7 +774,11 @@ class _RunningTurn:
             )
         else:
             shown = self.conversation.referents.of_kind("payment", self.now)
-            if params.get("shown"):  # the one shown, not the last: "¿con qué lo pagué?"
+            invoice = self.conversation.referents.of_kind("invoice", self.now)[:1]
+            if params.get("of_invoice") and invoice:  # "¿cuándo la pagué?"
+                matches = payments_applied_to(own, invoice[0])
+                missing = notices.no_payment_for_invoice(self.language)
+            elif params.get("shown"):  # the one shown, not the last: "¿con qué lo pagué?"
                 matches = [p for p in own if shown and str(p["payment_id"]) == shown[0]]
                 missing = notices.nothing_on_record("last_payment", self.language)
             else:
@@ -787,7 +792,9 @@ class _RunningTurn:
         )
         if matches:
             data = {**(listing.data or {}), "payments": matches, "asked": asked}
-            return [replace(listing, data={**data, "shown": bool(params.get("shown"))})]
+            of_invoice = invoice[0] if params.get("of_invoice") and invoice else None
+            data = {**data, "shown": bool(params.get("shown")), "of_invoice": of_invoice}
+            return [replace(listing, data=data)]
         self._notice(missing, quoted=[str(listing.evidence_text)] if listing.evidence_text else [])
 
     def _payment_ending_in(self, suffix: str) -> list[ToolResult]:
