@@ -98,6 +98,9 @@ def test_a_date_said_of_the_wrong_field_is_stopped(reply: str, evidence: tuple[s
         ("Tu próxima factura se emite el 6 de diciembre de 2026.", (PLAN,)),
         ("Recibimos tu pago el 19 de octubre de 2026.", (PAYMENT,)),
         ("Reportaste que pagaste el 4 de noviembre.", (REPORT,)),
+        # what was received is the report, not the payment: its own day
+        ("Recibimos tu reporte el 5 de noviembre de 2026.", (REPORT,)),
+        ("We received your report on November 5, 2026.", (REPORT,)),
         # a date the field's words do not stand by is the date check's alone
         ("Al 10 de noviembre tu saldo es USD 32,48; vence el 21 de noviembre.", (BALANCE,)),
         ("El período va del 6 de noviembre al 5 de diciembre.", (INVOICE,)),

@@ -51,10 +51,13 @@ class DateField:
     """The field's words in a folded reply (a regex alternation)."""
     evidence: tuple[re.Pattern[str], ...]
     """Patterns of the evidence's dates of this field (group 1: an ISO date)."""
+    other_object: str | None = None
+    """Words between the field's words and the date that make the date another thing's
+    ("recibimos tu reporte el 5 de noviembre": the report's day, not the payment's)."""
 
     @cached_property
     def before(self) -> re.Pattern[str]:
-        return re.compile(rf"\b(?:{self.words})\b{_GAP}")
+        return re.compile(rf"\b(?:{self.words})\b(?P<gap>{_GAP})")
 
 
 DUE = DateField(
@@ -81,6 +84,8 @@ RECEIVED = DateField(
     r"|depositaste|(?:hiciste|realizaste) (?:el|tu|un|la) (?:pago|transferencia|deposito)"
     r"|we received|(?:was|were) received|you paid|you sent|paid on",
     (re.compile(rf"\breceived {_ISO}"), re.compile(rf"\bpaid {_ISO}")),
+    other_object=r"\b(?:reporte|reportes|report|reports|comprobante|capture|captura|mensaje"
+    r"|message|solicitud|request|reclamo)\b",
 )
 FIELDS = (DUE, ISSUED, RECEIVED)
 
@@ -97,7 +102,10 @@ def field_dates(field: DateField, evidence_texts: Sequence[str]) -> frozenset[da
 
 def said_of(field: DateField, folded: str, start: int) -> bool:
     """Whether the date starting at `start` of a folded sentence is said to be of `field`."""
-    return field.before.search(folded[:start]) is not None
+    found = field.before.search(folded[:start])
+    if found is None:
+        return False
+    return field.other_object is None or re.search(field.other_object, found["gap"]) is None
 
 
 def backed(mention: DateMention, dates: frozenset[date]) -> bool | None:
