@@ -547,3 +547,20 @@ def test_a_part_another_part_already_answered_is_not_said_again(
     paragraph saying the same sentence."""
     reply = replied(bot.handle(customer["phone"], said))
     assert len([line for line in reply.split(". ") if "BCV" in line]) == 1, reply
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "expected"),
+    [
+        ("¿cuál es la tasa de hoy?", "¿y ayer?", "La tasa oficial del 9 de noviembre de 2026"),
+        ("¿a cómo está el dólar hoy?", "¿y la del lunes?", "La tasa oficial del 9 de noviembre"),
+        ("what's today's rate?", "and yesterday?", "The official rate for November 9, 2026"),
+        ("what's today's rate?", "what about the 5th?", "The official rate for November 5, 2026"),
+    ],
+)
+def test_another_day_after_a_rate_is_that_days_rate(
+    bot: AssistantPipeline, customer: dict[str, Any], first: str, follow_up: str, expected: str
+) -> None:
+    """It handed over NO_CONTEXT: "¿y ayer?" names nothing the rules read alone."""
+    replied(bot.handle(customer["phone"], first))
+    assert expected in replied(bot.handle(customer["phone"], follow_up))

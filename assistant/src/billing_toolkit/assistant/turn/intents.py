@@ -437,6 +437,13 @@ _HOW_MUCH_WAS = re.compile(
     r"^(?:y )?(?:cuanto|de cuanto) (?:era|es|fue|sale|salio|quedo)\b(?! (?:la|el|lo|mi|mis|tu|de)\b)"
     r"|^(?:and )?how much (?:was|is) (?:it|that|this)\b"
 )
+_ANOTHER_DAY = re.compile(
+    r"^(?:y|e|and|what about|how about)(?: (?:la|el|de|del|for|on|of|the))* (?:ayer|anteayer"
+    r"|antier|hoy|yesterday|today|the day before|lunes|martes|miercoles|jueves|viernes|sabado"
+    r"|domingo|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?)\b"
+)
+"""After a rate: "¿y ayer?", "¿y la del lunes?", "and yesterday?", "¿y el 5?" — the rate of that
+day (the turn reads which, `day_said`)."""
 _WHEN_PAID = re.compile(
     r"\b(?:cuando|con que|como) (?:la|lo) (?:pague|pagamos|cancele|abone)\b"
     r"|\bwhen did (?:i|we) pay (?:it|that|this)(?: one| invoice| bill)?\b"
@@ -452,6 +459,8 @@ def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     short = len(words.split()) <= _SHORT_FOLLOW_UP
     if short and "invoice" in pointing and _WHEN_PAID.search(words):
         return PAYMENT_OF_INVOICE  # "¿cuándo la pagué?": the payment applied to the one shown
+    if short and "rate" in pointing and _ANOTHER_DAY.search(words):
+        return Route(Intent.EXCHANGE_RATE, "exchange_rate", {}, "the rate of another day")
     if short and pointing and _HOW_MUCH_WAS.search(words):
         if "invoice" in pointing:  # "¿y cuánto era?": the invoice shown, not the balance
             return Route(Intent.INVOICE, "invoices", {"pointer": Pointer.THAT}, "how much it was")

@@ -53,7 +53,7 @@ def _pending_report(result: ToolResult) -> str | None:
 
 
 def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
-    """The invoices, payment and account the results put in front of the subscriber."""
+    """The invoices, payments, account and rate the results put in front of the subscriber."""
     shown: list[Referent] = []
     for result in results:
         if not result.ok:
@@ -71,6 +71,8 @@ def shown_by(results: Sequence[ToolResult]) -> tuple[Referent, ...]:
             ]
         if result.capability == "balance" and result.data:
             shown.append(Referent("account", str(result.data["account_number"])))
+        if result.capability == "exchange_rate" and result.data:  # "¿y ayer?" asks another day's
+            shown.append(Referent("rate", str(result.data["date"])))
         report = _pending_report(result)
         if report is not None:
             shown.append(Referent(FILED_REPORT, report))
