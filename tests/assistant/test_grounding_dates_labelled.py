@@ -66,6 +66,8 @@ def _language(reply: str) -> Language:
         # another record's date said as when the payment came in
         ("Recibimos tu pago el 21 de noviembre de 2026.", (INVOICE, PAYMENT)),
         ("We received your payment on November 6.", (INVOICE, PAYMENT)),
+        ("Recibimos tu pago de USD 32,48 con tarjeta el 21 de noviembre.", (INVOICE, PAYMENT)),
+        ("Tu factura INV-2026-008372 por USD 32,48 vence el 6 de noviembre.", (INVOICE,)),
         ("Pagaste el 5 de noviembre, según tu reporte.", (REPORT,)),  # the day it was reported
     ],
 )
@@ -97,6 +99,8 @@ def test_a_date_said_of_the_wrong_field_is_stopped(reply: str, evidence: tuple[s
         ("La factura vencida más antigua venció el 2 de noviembre de 2026.", (ARREARS,)),
         ("Tu próxima factura se emite el 6 de diciembre de 2026.", (PLAN,)),
         ("Recibimos tu pago el 19 de octubre de 2026.", (PAYMENT,)),
+        ("Recibimos tu pago de USD 32,48 con tarjeta el 19 de octubre.", (INVOICE, PAYMENT)),
+        ("Tu factura INV-2026-008372 por USD 32,48 vence el 21 de noviembre.", (INVOICE,)),
         ("Reportaste que pagaste el 4 de noviembre.", (REPORT,)),
         # what was received is the report, not the payment: its own day
         ("Recibimos tu reporte el 5 de noviembre de 2026.", (REPORT,)),

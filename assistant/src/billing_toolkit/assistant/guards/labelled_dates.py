@@ -18,9 +18,9 @@ emitida el", "recibimos tu pago el") — is backed only by an evidence date of t
 A date with no year matches by month and day; a date that reads two ways (`05/11` with no
 language) has no value and is left to the date check. Only evidence that gives a date of
 the field is read this way: with none, such a date is left to the date check as before.
-Between the field's words and the date stand at most five words, none of them a digit or a
-conjunction ("emitida el 6 de noviembre y vence el 21": the 21st is the due date, the 6th
-is not). Bias: when a field's words stand by a date, the date must be one of that field's.
+Between the field's words and the date stand at most eight words — an amount or an id counts
+as one — none of them another digit or a conjunction ("emitida el 6 de noviembre y vence el
+21": the 21st is the due date, the 6th is not). Bias: when a field's words stand by a date, the date must be one of that field's.
 """
 
 from __future__ import annotations
@@ -37,9 +37,13 @@ from billing_toolkit.assistant.text.folding import fold
 from billing_toolkit.assistant.text.language import Language
 
 _ISO = r"(\d{4}-\d{2}-\d{2})"
-_GAP = r"(?:\s+(?!(?:y|e|o|u|and|or|but|pero)\b)[^\s\d,;:.]+){0,5}?\s*$"
-"""Up to five words between a field's words and its date: no digit (another date or
-figure), no conjunction, no clause end."""
+_GAP = (
+    r"(?:\s+(?!(?:y|e|o|u|and|or|but|pero)\b)"
+    r"(?:(?:usd|ves|bs\.?|us\$|\$)\s?\d[\d.,]*\d|(?:pay|inv|prp)-[\d-]+|[^\s\d,;:.]+)){0,8}?\s*$"
+)
+"""Up to eight words between a field's words and its date: an amount or an id may be one
+("recibimos tu pago de USD 32,48 con tarjeta el…"), no other digit (another date), no
+conjunction, no clause end."""
 
 
 @dataclass(frozen=True)
