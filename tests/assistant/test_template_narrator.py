@@ -227,6 +227,36 @@ class TestPolicy:
             "Según nuestras políticas: Un recargo único del 5%.", ("es-1",)
         )
 
+    @pytest.mark.parametrize(
+        "question", ["¿cuándo me cortan el servicio?", "¿me van a cortar el internet?"]
+    )
+    def test_a_cut_is_the_suspension_the_policy_speaks_of(self, question: str) -> None:
+        """The reconnection chunk ranked first and shares "servicio": the subscriber's
+        "cortar" is the policy's "suspender"."""
+        chunks = (
+            EvidenceChunk("es-r", "Si el servicio no volvió 24 horas después, escríbenos.", "es"),
+            EvidenceChunk(
+                "es-s", "Si la factura sigue sin pagarse, el servicio se suspende.", "es"
+            ),
+        )
+        request = NarrationRequest(question, Language.SPANISH, Intent.POLICY, None, (), chunks)
+        assert TemplateNarrator().narrate(request).used_chunk_ids == ("es-s",)
+
+    def test_the_chunk_whose_heading_shares_the_question_wins_a_tie(self) -> None:
+        chunks = (
+            EvidenceChunk("es-c", "Tienes 15 días para pagar.", "es", heading="Ciclo"),
+            EvidenceChunk(
+                "es-m",
+                "Puedes pagar por Pago Móvil.",
+                "es",
+                heading="Métodos de pago y dónde pagar",
+            ),
+        )
+        request = NarrationRequest(
+            "¿cómo puedo pagar?", Language.SPANISH, Intent.POLICY, None, (), chunks
+        )
+        assert TemplateNarrator().narrate(request).used_chunk_ids == ("es-m",)
+
     def test_another_language_is_better_than_nothing(self) -> None:
         reply = narrate(Intent.POLICY, language=Language.SPANISH, chunks=self.CHUNKS[:1])
         assert reply == "Según nuestras políticas: A one-time 5% late fee."

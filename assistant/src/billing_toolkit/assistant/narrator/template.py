@@ -561,11 +561,21 @@ _WORD = re.compile(r"\w+")
 MAX_SENTENCES = 3
 
 
+_SAME_MEANING: dict[str, str] = {
+    "corta": "suspe",
+    "corte": "suspe",
+    "cut": "suspe",
+    "cutof": "suspe",
+}
+"""Stems a subscriber uses for what the policy calls otherwise: "¿cuándo me cortan el
+servicio?" asks about the suspension ("se suspende"), not the reconnection."""
+
+
 def _content_words(text: str) -> set[str]:
-    """Folded words minus stopwords, cut to five letters so "pago" meets "pagos"/"pagar"."""
-    return {
-        word[:5] for word in _WORD.findall(fold(text)) if word not in STOPWORDS and len(word) > 2
-    }
+    """Folded words minus stopwords, cut to five letters so "pago" meets "pagos"/"pagar"
+    (and a subscriber's "cortan" the policy's "suspende", `_SAME_MEANING`)."""
+    stems = (word[:5] for word in _WORD.findall(fold(text)) if word not in STOPWORDS)
+    return {_SAME_MEANING.get(stem) or stem for stem in stems if len(stem) > 2}
 
 
 def _sentences(chunk: EvidenceChunk) -> list[str]:
