@@ -173,13 +173,21 @@ def _two_billed(
         )
         found += [i for i in page.data if i.status is not InvoiceStatus.VOID]
         cursor = page.next_cursor
-        numbers = [i.invoice_number for i in found]
-        at = numbers.index(invoice_number) if invoice_number in numbers else None
-        if invoice_number is None:
-            at = 0
-        if cursor is None or (at is not None and at + 2 <= len(found)):
-            return found[at : at + 2] if at is not None else []
-    return []
+        if cursor is None or len(_pair_from(found, invoice_number)) == 2:
+            break
+    return _pair_from(found, invoice_number)
+
+
+def _pair_from(found: list[Invoice], invoice_number: str | None) -> list[Invoice]:
+    """`invoice_number` (the first of `found` when None) and the invoice after it in
+    `found`, as far as `found` goes; [] when `invoice_number` is not among them."""
+    numbers = [i.invoice_number for i in found]
+    if invoice_number is None:
+        return found[:2]
+    if invoice_number not in numbers:
+        return []
+    at = numbers.index(invoice_number)
+    return found[at : at + 2]
 
 
 def _bill_change(account_number: str, invoice_number: str | None) -> CapabilityFlow:

@@ -31,6 +31,7 @@ from billing_toolkit.assistant.guards import labelled_dates
 from billing_toolkit.assistant.guards.labelled_figures import FIELDS, said_to_be, wrong_for
 from billing_toolkit.assistant.guards.record_binding import Binder, Key, evidence_records
 from billing_toolkit.assistant.narrator.base import Narration, NarrationRequest, Narrator
+from billing_toolkit.assistant.narrator.template import METHOD_NAMES
 from billing_toolkit.assistant.text.amounts import AmountMention, find_amounts
 from billing_toolkit.assistant.text.currencies import currency_before, unit_of
 from billing_toolkit.assistant.text.dates import DateMention, DateStyle, find_dates, write_like
@@ -360,11 +361,11 @@ def _wrong_field_date(reply: str, evidence: Evidence) -> Change | None:
     return None
 
 
-_METHOD_LABELS = (
-    ("Pago Móvil", "transferencia bancaria", "efectivo", "tarjeta en punto de venta"),
-    ("Pago Móvil", "bank transfer", "cash", "card at a point of sale"),
+_METHOD_LABELS = tuple(
+    tuple(names[language] for names in METHOD_NAMES.values()) for language in (0, 1)
 )
-"""How the template narrator names each payment method, per language: a fault says another."""
+"""How the template narrator names each payment method, Spanish then English: a fault says
+another of the same language."""
 _BRACKETED_METHOD = re.compile(
     r"\bPAY-\d+\b(?:[^.;]|\.(?=\d)|(?<=Bs)\.)*?\(("
     + "|".join(sorted({re.escape(m) for ms in _METHOD_LABELS for m in ms}))
@@ -378,11 +379,7 @@ def _wrong_payment_method(reply: str, evidence: Evidence) -> Change | None:
     match = _BRACKETED_METHOD.search(reply)
     if match is None:
         return None
-    labels = (
-        next(ms for ms in _METHOD_LABELS if match[1] in ms[1:])
-        if match[1] != "Pago Móvil"
-        else _METHOD_LABELS[0]
-    )
+    labels = next(ms for ms in _METHOD_LABELS if match[1] in ms)  # "Pago Móvil": Spanish's
     other = labels[(labels.index(match[1]) + 1) % len(labels)]
     return _replace(reply, match.start(1), match.end(1), other)
 

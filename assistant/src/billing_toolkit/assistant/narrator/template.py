@@ -54,7 +54,7 @@ _LINE_KIND = {
     "reconnection": ("Reconexión", "Reconnection"),
     "discount": ("Descuento", "Discount"),
 }
-_METHOD = {
+METHOD_NAMES = {  # public: the narration faults swap one for another
     "pago_movil": ("Pago Móvil", "Pago Móvil"),
     "bank_transfer": ("transferencia bancaria", "bank transfer"),
     "zelle": ("Zelle", "Zelle"),
@@ -226,7 +226,7 @@ def _payments(w: _Writer, data: Data) -> str:
 def _payment(w: _Writer, payment: Data) -> str:
     """One payment: its id, day, amount and method, reference, what it paid and what it left."""
     c = payment["currency"]
-    method = w.label(_METHOD, payment["method"])
+    method = w.label(METHOD_NAMES, payment["method"])
     text = w.t(
         f"{payment['payment_id']}, del {w.day(payment['received_at'])}, por "
         f"{w.money(payment['amount'], c)} ({method})",

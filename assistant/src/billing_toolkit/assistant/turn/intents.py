@@ -68,7 +68,12 @@ from billing_toolkit.assistant.understanding.rate_questions import (
     asks_overdue_in_bolivares,
     asks_todays_rate,
 )
-from billing_toolkit.assistant.understanding.referring import Pointer, names_invoice, pointer_in
+from billing_toolkit.assistant.understanding.referring import (
+    Pointer,
+    follow_up_text,
+    names_invoice,
+    pointer_in,
+)
 from billing_toolkit.assistant.understanding.report_status_questions import asks_report_status
 from billing_toolkit.assistant.understanding.segments import split_clauses, split_items
 from billing_toolkit.assistant.vocabulary.intents import Intent
@@ -455,7 +460,7 @@ def _pointed(message: str, pointing: frozenset[str]) -> Route | None:
     """A follow-up pointing back ("¿y qué trae esa?", "the previous one"): resolved by the
     turn against what the last reply showed. With nothing shown it still is one when it
     names an invoice ("esa factura": the turn asks which); otherwise the model reads it."""
-    words = " ".join(re.sub(r"[^\w' ]+", " ", fold(message)).split())
+    words = follow_up_text(message)
     short = len(words.split()) <= _SHORT_FOLLOW_UP
     if short and "invoice" in pointing and _WHEN_PAID.search(words):
         return PAYMENT_OF_INVOICE  # "¿cuándo la pagué?": the payment applied to the one shown

@@ -711,11 +711,13 @@ class _RunningTurn:
             self._notice(notices.not_found(missing, self.language))
         return found
 
-    def _invoice_named(self, params: Mapping[str, Any]) -> list[ToolResult]:
+    def _invoice_named(
+        self, params: Mapping[str, Any], listing: ToolResult | None = None
+    ) -> list[ToolResult]:
         """ "La de julio", "la que termina en 4410": resolved among the subscriber's own
         invoices only. One match is shown; several get a labelled choice; none is said, with
-        the periods they do have."""
-        listing = self._invoke("invoices", limit=SUGGESTION_POOL)
+        the periods they do have. `listing`: their invoices when the turn already has them."""
+        listing = listing or self._invoke("invoices", limit=SUGGESTION_POOL)
         own: list[Mapping[str, Any]] = list((listing.data or {}).get("invoices", []))
         period: PeriodAsked | None = params.get("period")
         pointer: Pointer | None = params.get("pointer")
@@ -764,6 +766,8 @@ class _RunningTurn:
             return []
         own: list[Mapping[str, Any]] = list((listing.data or {}).get("payments", []))
         period: PeriodAsked | None = params.get("period")
+        invoice = self.conversation.referents.of_kind("invoice", self.now)[:1]
+        of_invoice = invoice[0] if params.get("of_invoice") and invoice else None
         asked: str | None = None
         if period is not None:
             today = self._billing_today() if period.months_back is not None else None
@@ -774,9 +778,8 @@ class _RunningTurn:
             )
         else:
             shown = self.conversation.referents.of_kind("payment", self.now)
-            invoice = self.conversation.referents.of_kind("invoice", self.now)[:1]
-            if params.get("of_invoice") and invoice:  # "¿cuándo la pagué?"
-                matches = payments_applied_to(own, invoice[0])
+            if of_invoice is not None:  # "¿cuándo la pagué?"
+                matches = payments_applied_to(own, of_invoice)
                 missing = notices.no_payment_for_invoice(self.language)
             elif params.get("shown"):  # the one shown, not the last: "¿con qué lo pagué?"
                 matches = [p for p in own if shown and str(p["payment_id"]) == shown[0]]
@@ -791,9 +794,13 @@ class _RunningTurn:
             matched=[str(p["payment_id"]) for p in matches],
         )
         if matches:
-            data = {**(listing.data or {}), "payments": matches, "asked": asked}
-            of_invoice = invoice[0] if params.get("of_invoice") and invoice else None
-            data = {**data, "shown": bool(params.get("shown")), "of_invoice": of_invoice}
+            data = {
+                **(listing.data or {}),
+                "payments": matches,
+                "asked": asked,
+                "shown": bool(params.get("shown")),
+                "of_invoice": of_invoice,
+            }
             return [replace(listing, data=data)]
         self._notice(missing, quoted=[str(listing.evidence_text)] if listing.evidence_text else [])
 
@@ -879,17 +886,19 @@ class _RunningTurn:
         listing = self._invoke("invoices", limit=SUGGESTION_POOL)
         own: list[Mapping[str, Any]] = list((listing.data or {}).get("invoices", []))
         asked = [{"period": p} for p in params.get("periods", ())] or [dict(params)]
+        relative = any(p.months_back is not None for p in params.get("periods", ()))
+        today = self._billing_today() if relative else None  # one balance call for all
         named: list[Mapping[str, Any]] = []
         for one in asked:
             period: PeriodAsked | None = one.get("period")
-            if period is None:
-                matches = invoices_ending_in(own, str(one["suffix"]))
-            else:
-                today = self._billing_today() if period.months_back is not None else None
-                matches = invoices_of_period(own, period, today)
+            matches = (
+                invoices_of_period(own, period, today)
+                if period is not None
+                else invoices_ending_in(own, str(one["suffix"]))
+            )
             if len(matches) != 1:
                 self.intent = Intent.INVOICE
-                return self._invoice_named(one)
+                return self._invoice_named(one, listing)
             named.append(matches[0])
         named.sort(key=lambda i: (str(i["issue_date"]), str(i["invoice_number"])))
         later, earlier = (

@@ -82,9 +82,15 @@ def names_invoice(message: str) -> bool:
     return bool(_INVOICE_WORD.search(fold(message)))
 
 
+def follow_up_text(message: str) -> str:
+    """`message` folded, its punctuation and emoji gone, one space between words: what the
+    follow-up rules read ("¿y cuánto era? 🙏" → "y cuanto era")."""
+    return " ".join(re.sub(r"[^\w' ]+", " ", fold(message)).split())
+
+
 def pointer_in(message: str) -> Pointer | None:
     """What the follow-up `message` points at, or None (see the module's bias)."""
-    text = " ".join(re.sub(r"[^\w' ]+", " ", fold(message)).split())
+    text = follow_up_text(message)
     if len(text.split()) > MAX_WORDS:
         return None
     for pointer, pattern in _COMPILED:
